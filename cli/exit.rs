@@ -1,0 +1,189 @@
+//! Exit codes and one-line errors, the same in every tool.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | success: nothing found, the job done |
+//! | 1 | a finding: a crasher, a failing or malformed corpus entry |
+//! | 2 | misuse: a bad flag or value, an operand that cannot be read or parsed |
+//!
+//! A finding is an *outcome* a tool returns, not an error, so exit 1 never
+//! mixes with exit 2. Errors print as `tool: message` on one line. A write
+//! to a closed pipe ends the tool quietly with 0, as `head` expects.
+
+use clap::{CommandFactory, FromArgMatches};
+use std::ffi::OsString;
+use std::fmt;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// How a tool's run ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Success = 0,
+    Finding = 1,
+    Misuse = 2,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        ExitCode::from(s as u8)
+    }
+}
+
+/// An error that ends a tool: its message and the exit status it maps to.
+#[derive(Debug)]
+pub struct CliError {
+    pub status: Status,
+    pub message: String,
+    broken_pipe: bool,
+}
+
+impl CliError {
+    /// Misuse (exit 2): a bad flag, value or operand.
+    pub fn misuse(message: impl Into<String>) -> CliError {
+        CliError {
+            status: Status::Misuse,
+            message: message.into(),
+            broken_pipe: false,
+        }
+    }
+
+    /// A finding reported as an error (exit 1).
+    pub fn finding(message: impl Into<String>) -> CliError {
+        CliError {
+            status: Status::Finding,
+            message: message.into(),
+            broken_pipe: false,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<fuzz_core::Error> for CliError {
+    fn from(e: fuzz_core::Error) -> CliError {
+        let broken_pipe = e.is_broken_pipe();
+        CliError {
+            status: Status::Misuse,
+            message: e.to_string(),
+            broken_pipe,
+        }
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> CliError {
+        CliError {
+            status: Status::Misuse,
+            broken_pipe: e.kind() == std::io::ErrorKind::BrokenPipe,
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Folds a message onto one line.
+pub fn one_line(msg: &str) -> String {
+    let mut s = msg.trim().replace("\r\n", "\n");
+    s = s.replace('\n', "; ");
+    s
+}
+
+/// Prints `tool: message` to stderr.
+pub fn print_error(tool: &str, msg: &str) {
+    let _ = writeln!(std::io::stderr(), "{tool}: {}", one_line(msg));
+}
+
+/// Prints `tool: warning: message` to stderr.
+pub fn warn(tool: &str, msg: &str) {
+    let _ = writeln!(std::io::stderr(), "{tool}: warning: {}", one_line(msg));
+}
+
+/// Parses the process arguments for a tool, with Go-style flag spelling.
+/// Help and version go to stdout with exit 0; a usage error is one line on
+/// stderr and exit 2.
+pub fn parse<T: CommandFactory + FromArgMatches>(tool: &str) -> Result<T, ExitCode> {
+    parse_from(tool, std::env::args_os().skip(1).collect())
+}
+
+pub fn parse_from<T: CommandFactory + FromArgMatches>(
+    tool: &str,
+    args: Vec<OsString>,
+) -> Result<T, ExitCode> {
+    let mut cmd = T::command();
+    cmd.build();
+    let longs = crate::argv::long_names(&cmd);
+    let mut argv = vec![OsString::from(tool)];
+    argv.extend(crate::argv::normalize(&cmd, args));
+    let result = cmd
+        .clone()
+        .try_get_matches_from(argv)
+        .and_then(|m| T::from_arg_matches(&m));
+    match result {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            use clap::error::ErrorKind;
+            match e.kind() {
+                ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let text = e.render().to_string();
+                    let text = crate::argv::go_style(&text, &longs, "-");
+                    let mut out = std::io::stdout().lock();
+                    let _ = out.write_all(text.as_bytes());
+                    let _ = out.flush();
+                    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                        Err(Status::Misuse.into())
+                    } else {
+                        Err(Status::Success.into())
+                    }
+                }
+                _ => {
+                    let text = e.render().to_string();
+                    let first = text
+                        .lines()
+                        .find(|l| !l.trim().is_empty())
+                        .unwrap_or("invalid arguments")
+                        .trim_start_matches("error: ")
+                        .to_string();
+                    let tip = text
+                        .lines()
+                        .find_map(|l| l.trim().strip_prefix("tip: "))
+                        .map(|t| format!(" ({t})"))
+                        .unwrap_or_default();
+                    let msg = crate::argv::go_style(&format!("{first}{tip}"), &longs, "-");
+                    print_error(tool, &format!("{msg}; see '{tool} -help'"));
+                    Err(Status::Misuse.into())
+                }
+            }
+        }
+    }
+}
+
+/// Runs a tool's body and turns its outcome into the exit code.
+pub fn run<T, F>(tool: &str, body: F) -> ExitCode
+where
+    T: CommandFactory + FromArgMatches,
+    F: FnOnce(T) -> Result<Status, CliError>,
+{
+    let args = match parse::<T>(tool) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    finish(tool, body(args))
+}
+
+/// Maps a body's result to an exit code, printing the error if any.
+pub fn finish(tool: &str, result: Result<Status, CliError>) -> ExitCode {
+    match result {
+        Ok(status) => status.into(),
+        Err(e) if e.broken_pipe => Status::Success.into(),
+        Err(e) => {
+            print_error(tool, &e.message);
+            e.status.into()
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! The error type of fuzz-core: a few variants a binary can map to a
+//! one-line message and an exit code.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug)]
+pub enum Error {
+    /// A file operation failed.
+    Io { path: PathBuf, source: io::Error },
+    /// A corpus file is malformed. `line` counts from 1 (the header is line
+    /// 1); 0 means the file as a whole.
+    Codec {
+        path: Option<PathBuf>,
+        line: usize,
+        reason: String,
+    },
+    /// A corpus entry does not fit the types a target takes.
+    Types { path: Option<PathBuf>, reason: String },
+    /// Anything else the caller asked for that cannot be done.
+    Invalid(String),
+}
+
+impl Error {
+    pub fn io(path: impl AsRef<Path>, source: io::Error) -> Error {
+        Error::Io {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
+
+    /// Attaches the file a codec or type error came from.
+    pub fn in_file(self, file: impl AsRef<Path>) -> Error {
+        match self {
+            Error::Codec { path: None, line, reason } => Error::Codec {
+                path: Some(file.as_ref().to_path_buf()),
+                line,
+                reason,
+            },
+            Error::Types { path: None, reason } => Error::Types {
+                path: Some(file.as_ref().to_path_buf()),
+                reason,
+            },
+            other => other,
+        }
+    }
+
+    /// True for a failed write to a closed pipe, which the tools treat as a
+    /// normal end of output.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
+            Error::Codec { path, line, reason } => {
+                if let Some(p) = path {
+                    write!(f, "{}:", p.display())?;
+                }
+                if *line > 0 {
+                    write!(f, "{line}:")?;
+                }
+                if path.is_some() || *line > 0 {
+                    f.write_str(" ")?;
+                }
+                f.write_str(reason)
+            }
+            Error::Types { path, reason } => match path {
+                Some(p) => write!(f, "{}: {}", p.display(), reason),
+                None => f.write_str(reason),
+            },
+            Error::Invalid(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

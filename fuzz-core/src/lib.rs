@@ -1,0 +1,25 @@
+//! The engine library shared by the fuzz tools.
+//!
+//! One module per concept, as in Go's `internal/fuzz`. This crate is
+//! policy-free: no argument parsing, no printing, no `process::exit`, no
+//! reading of argv or the environment. Callers pass in what it needs and get
+//! back a `Result` whose error names the file and line at fault.
+
+pub mod cache;
+pub mod codec;
+pub mod corpus;
+pub mod digest;
+pub mod duration;
+pub mod error;
+pub mod fsutil;
+mod gofloat;
+mod golex;
+mod goquote;
+mod isprint_table;
+pub mod value;
+
+pub use error::{Error, Result};
+/// The Go release and Unicode version whose printable-rune table the writer uses.
+pub use isprint_table::{GO_VERSION as QUOTE_TABLE_GO_VERSION, UNICODE_VERSION};
+pub use fuzz_target::ArgType;
+pub use value::Value;

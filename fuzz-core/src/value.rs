@@ -1,0 +1,166 @@
+//! Values of corpus entries: one per argument of a target.
+
+use fuzz_target::{ArgType, ArgWriter};
+
+/// One argument value. Go strings are byte strings, not necessarily UTF-8,
+/// so `String` holds bytes too.
+#[derive(Clone, Debug)]
+pub enum Value {
+    Bytes(Vec<u8>),
+    String(Vec<u8>),
+    Bool(bool),
+    Int(i64),
+    Int8(i8),
+    Int16(i16),
+    /// `int32`, also `rune`.
+    Int32(i32),
+    Int64(i64),
+    Uint(u64),
+    /// `uint8`, also `byte`.
+    Uint8(u8),
+    Uint16(u16),
+    Uint32(u32),
+    Uint64(u64),
+    Float32(f32),
+    Float64(f64),
+    /// Our extension: `custom("name", []byte("…"))`, a value the target
+    /// mutates itself.
+    Custom { name: String, data: Vec<u8> },
+}
+
+/// Equality is bitwise for floats, so NaN payloads and -0 are told apart and
+/// an entry equals itself.
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Float32(a), Float32(b)) => a.to_bits() == b.to_bits(),
+            (Float64(a), Float64(b)) => a.to_bits() == b.to_bits(),
+            (Bytes(a), Bytes(b)) | (String(a), String(b)) => a == b,
+            (Bool(a), Bool(b)) => a == b,
+            (Int(a), Int(b)) | (Int64(a), Int64(b)) => a == b,
+            (Int8(a), Int8(b)) => a == b,
+            (Int16(a), Int16(b)) => a == b,
+            (Int32(a), Int32(b)) => a == b,
+            (Uint(a), Uint(b)) | (Uint64(a), Uint64(b)) => a == b,
+            (Uint8(a), Uint8(b)) => a == b,
+            (Uint16(a), Uint16(b)) => a == b,
+            (Uint32(a), Uint32(b)) => a == b,
+            (Custom { name: n1, data: d1 }, Custom { name: n2, data: d2 }) => n1 == n2 && d1 == d2,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl Value {
+    /// The type of this value.
+    pub fn arg_type(&self) -> ArgType {
+        match self {
+            Value::Bytes(_) => ArgType::Bytes,
+            Value::String(_) => ArgType::String,
+            Value::Bool(_) => ArgType::Bool,
+            Value::Int(_) => ArgType::Int,
+            Value::Int8(_) => ArgType::Int8,
+            Value::Int16(_) => ArgType::Int16,
+            Value::Int32(_) => ArgType::Int32,
+            Value::Int64(_) => ArgType::Int64,
+            Value::Uint(_) => ArgType::Uint,
+            Value::Uint8(_) => ArgType::Uint8,
+            Value::Uint16(_) => ArgType::Uint16,
+            Value::Uint32(_) => ArgType::Uint32,
+            Value::Uint64(_) => ArgType::Uint64,
+            Value::Float32(_) => ArgType::Float32,
+            Value::Float64(_) => ArgType::Float64,
+            Value::Custom { name, .. } => ArgType::Custom(name.clone()),
+        }
+    }
+
+    /// The zero value of a type, which an empty corpus starts from.
+    pub fn zero(t: &ArgType) -> Value {
+        match t {
+            ArgType::Bytes => Value::Bytes(Vec::new()),
+            ArgType::String => Value::String(Vec::new()),
+            ArgType::Bool => Value::Bool(false),
+            ArgType::Int => Value::Int(0),
+            ArgType::Int8 => Value::Int8(0),
+            ArgType::Int16 => Value::Int16(0),
+            ArgType::Int32 => Value::Int32(0),
+            ArgType::Int64 => Value::Int64(0),
+            ArgType::Uint => Value::Uint(0),
+            ArgType::Uint8 => Value::Uint8(0),
+            ArgType::Uint16 => Value::Uint16(0),
+            ArgType::Uint32 => Value::Uint32(0),
+            ArgType::Uint64 => Value::Uint64(0),
+            ArgType::Float32 => Value::Float32(0.0),
+            ArgType::Float64 => Value::Float64(0.0),
+            ArgType::Custom(name) => Value::Custom {
+                name: name.clone(),
+                data: Vec::new(),
+            },
+        }
+    }
+
+    /// The bytes of a `[]byte`, `string` or custom value.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Value::Bytes(b) | Value::String(b) | Value::Custom { data: b, .. } => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Appends this value in the packed encoding a typed target reads.
+    pub fn pack(&self, w: &mut ArgWriter) {
+        match *self {
+            Value::Bytes(ref b) | Value::String(ref b) | Value::Custom { data: ref b, .. } => {
+                w.bytes(b)
+            }
+            Value::Bool(v) => w.bool(v),
+            Value::Int(v) | Value::Int64(v) => w.u64(v as u64),
+            Value::Int8(v) => w.u8(v as u8),
+            Value::Int16(v) => w.u16(v as u16),
+            Value::Int32(v) => w.u32(v as u32),
+            Value::Uint(v) | Value::Uint64(v) => w.u64(v),
+            Value::Uint8(v) => w.u8(v),
+            Value::Uint16(v) => w.u16(v),
+            Value::Uint32(v) => w.u32(v),
+            Value::Float32(v) => w.u32(v.to_bits()),
+            Value::Float64(v) => w.u64(v.to_bits()),
+        }
+    }
+
+    /// A short, one-line, readable rendering for listings: the canonical
+    /// literal, with long strings cut to `max` bytes and marked with `…`.
+    pub fn preview(&self, max: usize) -> String {
+        match self {
+            Value::Bytes(b) | Value::String(b) | Value::Custom { data: b, .. } => {
+                let cut = b.len() > max;
+                let shown = if cut { &b[..max] } else { &b[..] };
+                let mut s = crate::goquote::quote(shown);
+                if cut {
+                    s.push('…');
+                }
+                if let Value::Custom { name, .. } = self {
+                    s = format!("{name}:{s}");
+                }
+                s
+            }
+            other => crate::codec::literal(other),
+        }
+    }
+}
+
+/// Packs a whole entry for a typed target.
+pub fn pack_all(values: &[Value]) -> Vec<u8> {
+    let mut w = ArgWriter::new();
+    for v in values {
+        v.pack(&mut w);
+    }
+    w.finish()
+}
+
+/// The types of an entry, as a list.
+pub fn types_of(values: &[Value]) -> Vec<ArgType> {
+    values.iter().map(Value::arg_type).collect()
+}
