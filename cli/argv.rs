@@ -68,10 +68,7 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
             };
             // Only names that look like flags are rewritten; `-1` or `-` stay
             // operands or values.
-            let looks_like_flag = name
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic());
+            let looks_like_flag = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
             if looks_like_flag {
                 let known = flags.by_name.get(&canon(name));
                 let short = name.len() == 1

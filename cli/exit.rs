@@ -141,6 +141,20 @@ pub fn parse_from<T: CommandFactory + FromArgMatches>(
                         Err(Status::Success.into())
                     }
                 }
+                ErrorKind::UnknownArgument => {
+                    let arg = match e.get(clap::error::ContextKind::InvalidArg) {
+                        Some(clap::error::ContextValue::String(s)) => s.clone(),
+                        _ => String::from("?"),
+                    };
+                    let shown = arg
+                        .strip_prefix("--")
+                        .map_or(arg.clone(), |a| format!("-{a}"));
+                    print_error(
+                        tool,
+                        &format!("unknown flag or argument {shown:?}; see '{tool} -help'"),
+                    );
+                    Err(Status::Misuse.into())
+                }
                 _ => {
                     let text = e.render().to_string();
                     let first = text

@@ -65,3 +65,11 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     out.flush()?;
     Ok(())
 }
+
+/// Prints one line of results on stdout (a path, a listing line). Unlike
+/// `println!`, a closed pipe is an error to return, not a panic.
+pub fn print_line(line: impl std::fmt::Display) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    Ok(())
+}

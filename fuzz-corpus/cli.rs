@@ -1,1 +1,97 @@
+//! The flags of `fuzz-corpus`.
 
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fuzz-corpus",
+    version,
+    about = "List, check, format and merge directories of \"go test fuzz v1\" corpus files",
+    long_about = "fuzz-corpus works on corpus directories such as testdata/fuzz/<Target>/ and the generated cache: it lists their entries, checks that every file parses as Go would read it, rewrites files in Go's canonical form, and merges directories without duplicates."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the entries of corpus directories (or files): name, size, types and a preview of each value.
+    List {
+        /// Print one JSON object per entry instead of a table.
+        #[arg(long = "json")]
+        json: bool,
+        /// Corpus directories or single files.
+        #[arg(value_name = "DIR", required = true)]
+        dirs: Vec<PathBuf>,
+    },
+    /// Check that every file parses; exit 1 naming file and line if one does not.
+    Check {
+        /// Also require each entry to have these types, e.g. 'string, int64'.
+        #[arg(long = "types", value_name = "TYPES", value_parser = parse_types)]
+        types: Option<TypeList>,
+        /// Corpus directories or single files.
+        #[arg(value_name = "DIR", required = true)]
+        dirs: Vec<PathBuf>,
+    },
+    /// Print each file in Go's canonical form, or rewrite it in place.
+    Fmt {
+        /// Rewrite the files in place instead of printing them.
+        #[arg(long = "w")]
+        write: bool,
+        /// Rewrite in place and rename each file to the digest of its new bytes.
+        #[arg(long = "rename")]
+        rename: bool,
+        /// Files to format; - reads stdin.
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Copy into DST every entry of the SRC directories that DST does not have (same bytes = same entry).
+    Merge {
+        /// The directory to merge into (created if needed).
+        #[arg(value_name = "DST")]
+        dst: PathBuf,
+        /// Directories to merge from.
+        #[arg(value_name = "SRC", required = true)]
+        srcs: Vec<PathBuf>,
+    },
+}
+
+/// A list of argument types, as `-types 'string, int64'` gives it.
+#[derive(Clone, Debug)]
+pub struct TypeList(pub Vec<fuzz_core::ArgType>);
+
+fn parse_types(s: &str) -> Result<TypeList, String> {
+    fuzz_core::ArgType::parse_list(s)
+        .map(TypeList)
+        .map_err(|e| e.to_string())
+}
+
+pub const MAN: crate::man::Extra = crate::man::Extra {
+    sections: &[
+        ("EXIT STATUS", crate::man::EXIT_STATUS),
+        (
+            "OUTPUT",
+            "list prints one line per entry: the file name, its size in bytes, its types separated by commas, and a preview of each value (strings and byte slices quoted as Go would, cut at 32 bytes with …). With -json, each line is a JSON object with the fields path, name, size, types (array of strings), values (array of previews), and, for a malformed file, error instead of types and values.
+
+check prints nothing on stdout when every file parses; each malformed file gets one line, file:line: reason. File names that are not digests (16 or 64 hex digits of the SHA-256) are noted on stderr without failing.
+
+merge writes each new entry as a file named by the first 16 hex digits of the SHA-256 of its bytes, atomically, so two merges into the same directory at once are safe; it prints the paths it added on stdout and a count on stderr.",
+        ),
+        (
+            "EXAMPLES",
+            "Check every seed corpus of a package:
+
+    fuzz-corpus check testdata/fuzz/*
+
+Rewrite hand-written seeds in canonical form, named as Go names them:
+
+    fuzz-corpus fmt -rename testdata/fuzz/FuzzParse/*
+
+Fold a colleague's corpus into yours:
+
+    fuzz-corpus merge testdata/fuzz/FuzzParse ../their/testdata/fuzz/FuzzParse",
+        ),
+    ],
+};

@@ -1,1 +1,54 @@
-fn main() {}
+//! fuzz-corpus: list, check, format and merge corpus directories.
+
+mod check;
+mod fmt;
+mod list;
+mod merge;
+
+use fuzz_cli::corpus::{Cli, Command};
+use fuzz_cli::{CliError, Status};
+use std::path::{Path, PathBuf};
+
+const TOOL: &str = "fuzz-corpus";
+
+fn main() -> std::process::ExitCode {
+    fuzz_cli::exit::run::<Cli, _>(TOOL, run)
+}
+
+fn run(cli: Cli) -> Result<Status, CliError> {
+    match cli.command {
+        Command::List { json, dirs } => list::run(&dirs, json),
+        Command::Check { types, dirs } => check::run(&dirs, types.map(|t| t.0).as_deref()),
+        Command::Fmt {
+            write,
+            rename,
+            files,
+        } => fmt::run(&files, write || rename, rename),
+        Command::Merge { dst, srcs } => merge::run(&dst, &srcs),
+    }
+}
+
+/// The files named by operands that may each be a corpus directory or a
+/// single file. Every operand is checked before anything is read, so a
+/// missing one is reported before any output.
+fn corpus_files(operands: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    for op in operands {
+        std::fs::metadata(op).map_err(|e| CliError::misuse(format!("{}: {e}", op.display())))?;
+    }
+    let mut files = Vec::new();
+    for op in operands {
+        if op.is_dir() {
+            files.extend(fuzz_core::corpus::files_in(op)?);
+        } else {
+            files.push(op.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// The file name of a path, for notes and listings.
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}

@@ -1,1 +1,53 @@
+//! The flags of `fuzz-minimize`.
 
+use clap::Parser;
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fuzz-minimize",
+    version,
+    about = "Shrink an input that makes a target fail (or that adds coverage) to the smallest one that still does",
+    long_about = "fuzz-minimize shrinks INPUT against a target of LIB: it keeps failing (with -same, at the same crash site), or with -coverage keeps the coverage it adds. The smallest input found is written to -o (default: stdout).\n\nThe minimizer is not built yet: this release parses the flags and answers -help and -version."
+)]
+pub struct Cli {
+    /// The target library.
+    #[arg(value_name = "LIB.so")]
+    pub lib: PathBuf,
+    /// The input to shrink: a v1 file, or raw bytes with -raw; - reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub input: PathBuf,
+    /// The target (needed when the library has several).
+    #[arg(long = "target", value_name = "NAME")]
+    pub target: Option<String>,
+    /// Where to write the smallest input (default: stdout).
+    #[arg(long = "o", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Read and write raw bytes instead of v1 files.
+    #[arg(long = "raw")]
+    pub raw: bool,
+    /// Keep the coverage the input adds instead of its failure.
+    #[arg(long = "coverage")]
+    pub coverage: bool,
+    /// Keep the same crash site, so a shrink never drifts to another bug.
+    #[arg(long = "same")]
+    pub same: bool,
+    /// Time (or count, Nx) the minimization may take.
+    #[arg(long = "fuzzminimizetime", value_name = "D|Nx", default_value = "60s", value_parser = fuzz_core::duration::Limit::parse)]
+    pub fuzzminimizetime: fuzz_core::duration::Limit,
+    /// Time one execution may run before it counts as a hang.
+    #[arg(long = "timeout", value_name = "D", default_value = "10s", value_parser = fuzz_core::duration::parse)]
+    pub timeout: std::time::Duration,
+}
+
+pub const MAN: crate::man::Extra = crate::man::Extra {
+    sections: &[
+        ("EXIT STATUS", crate::man::EXIT_STATUS),
+        (
+            "EXAMPLES",
+            "Shrink a crasher and keep its crash site:
+
+    fuzz-minimize ./libparse.so -target FuzzParse -same -o small crash.v1",
+        ),
+    ],
+};

@@ -53,7 +53,11 @@ fn trim_space(mut b: &[u8]) -> &[u8] {
 
 fn first_char(b: &[u8]) -> Option<char> {
     let n = b.len().min(4);
-    (1..=n).find_map(|k| std::str::from_utf8(&b[..k]).ok().and_then(|s| s.chars().next()))
+    (1..=n).find_map(|k| {
+        std::str::from_utf8(&b[..k])
+            .ok()
+            .and_then(|s| s.chars().next())
+    })
 }
 
 fn last_char(b: &[u8]) -> Option<char> {
@@ -164,7 +168,10 @@ fn value_of(call: Call<'_>) -> std::result::Result<Value, String> {
         Arg::Unary(op, inner) => match inner.as_ref() {
             Arg::Lit(kind, text) => {
                 if *op != UnOp::Sub {
-                    return Err(format!("unsupported operation on int/float: {}", op.as_str()));
+                    return Err(format!(
+                        "unsupported operation on int/float: {}",
+                        op.as_str()
+                    ));
                 }
                 (format!("-{text}"), *kind)
             }
@@ -202,8 +209,8 @@ fn value_of(call: Call<'_>) -> std::result::Result<Value, String> {
                 return Err("character literal required for byte/rune types".into());
             }
             let inner = &val[1..val.len() - 1];
-            let (code, _) = golex::unquote_char(inner, b'\'')
-                .ok_or_else(|| "invalid syntax".to_string())?;
+            let (code, _) =
+                golex::unquote_char(inner, b'\'').ok_or_else(|| "invalid syntax".to_string())?;
             if type_name == "rune" {
                 return Ok(Value::Int32(code.code() as i32));
             }
@@ -297,24 +304,28 @@ fn parse_uint(s: &str, bits: u32) -> std::result::Result<u64, String> {
         return Err(syntax());
     }
     let b = s.as_bytes();
-    let (base, digits) = if b[0] == b'0' && b.len() >= 3 && matches!(b[1] | 0x20, b'b' | b'o' | b'x')
-    {
-        (
-            match b[1] | 0x20 {
-                b'b' => 2,
-                b'o' => 8,
-                _ => 16,
-            },
-            &s[2..],
-        )
-    } else if b[0] == b'0' && b.len() > 1 {
-        (8, &s[1..])
-    } else {
-        (10, s)
-    };
+    let (base, digits) =
+        if b[0] == b'0' && b.len() >= 3 && matches!(b[1] | 0x20, b'b' | b'o' | b'x') {
+            (
+                match b[1] | 0x20 {
+                    b'b' => 2,
+                    b'o' => 8,
+                    _ => 16,
+                },
+                &s[2..],
+            )
+        } else if b[0] == b'0' && b.len() > 1 {
+            (8, &s[1..])
+        } else {
+            (10, s)
+        };
     let mut underscores = false;
     let mut n: u64 = 0;
-    let max: u64 = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+    let max: u64 = if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    };
     let mut overflow = false;
     for c in digits.bytes() {
         if c == b'_' {
@@ -351,7 +362,8 @@ fn parse_int(s: &str, bits: u32) -> std::result::Result<i64, String> {
         Some(rest) => (true, rest),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
     };
-    let un = parse_uint(body, 64).map_err(|e| e.replace(&format!("{body:?}"), &format!("{s:?}")))?;
+    let un =
+        parse_uint(body, 64).map_err(|e| e.replace(&format!("{body:?}"), &format!("{s:?}")))?;
     let cutoff: u64 = 1 << (bits - 1);
     if !neg && un >= cutoff {
         return Err(format!("parsing {s:?}: value out of range"));
@@ -403,7 +415,11 @@ pub fn literal(v: &Value) -> String {
             }
         }
         Value::Custom { name, data } => {
-            format!("custom({}, []byte({}))", quote(name.as_bytes()), quote(data))
+            format!(
+                "custom({}, []byte({}))",
+                quote(name.as_bytes()),
+                quote(data)
+            )
         }
     }
 }
@@ -466,7 +482,10 @@ mod tests {
 
     #[test]
     fn ints_and_their_limits() {
-        assert_eq!(dec("go test fuzz v1\nint8(-128)\n"), vec![Value::Int8(-128)]);
+        assert_eq!(
+            dec("go test fuzz v1\nint8(-128)\n"),
+            vec![Value::Int8(-128)]
+        );
         assert!(decode(b"go test fuzz v1\nint8(128)\n").is_err());
         assert!(decode(b"go test fuzz v1\nint8(-129)\n").is_err());
         assert_eq!(
@@ -474,10 +493,16 @@ mod tests {
             vec![Value::Uint64(u64::MAX)]
         );
         assert!(decode(b"go test fuzz v1\nuint16(-0)\n").is_err());
-        assert_eq!(dec("go test fuzz v1\nint64(-0x10)\n"), vec![Value::Int64(-16)]);
+        assert_eq!(
+            dec("go test fuzz v1\nint64(-0x10)\n"),
+            vec![Value::Int64(-16)]
+        );
         assert_eq!(dec("go test fuzz v1\nint64(017)\n"), vec![Value::Int64(15)]);
         assert_eq!(dec("go test fuzz v1\nrune(-1)\n"), vec![Value::Int32(-1)]);
-        assert_eq!(dec("go test fuzz v1\nbyte('\\xff')\n"), vec![Value::Uint8(255)]);
+        assert_eq!(
+            dec("go test fuzz v1\nbyte('\\xff')\n"),
+            vec![Value::Uint8(255)]
+        );
         assert!(decode("go test fuzz v1\nbyte('☃')\n".as_bytes()).is_err());
     }
 

@@ -23,7 +23,9 @@ pub fn entry_name(bytes: &[u8]) -> String {
 /// digits.
 pub fn is_digest_name(name: &str) -> bool {
     (name.len() == NAME_LEN || name.len() == 64)
-        && name.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// True if `name` is a digest name and matches these bytes.

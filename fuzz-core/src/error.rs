@@ -19,7 +19,10 @@ pub enum Error {
         reason: String,
     },
     /// A corpus entry does not fit the types a target takes.
-    Types { path: Option<PathBuf>, reason: String },
+    Types {
+        path: Option<PathBuf>,
+        reason: String,
+    },
     /// Anything else the caller asked for that cannot be done.
     Invalid(String),
 }
@@ -35,7 +38,11 @@ impl Error {
     /// Attaches the file a codec or type error came from.
     pub fn in_file(self, file: impl AsRef<Path>) -> Error {
         match self {
-            Error::Codec { path: None, line, reason } => Error::Codec {
+            Error::Codec {
+                path: None,
+                line,
+                reason,
+            } => Error::Codec {
                 path: Some(file.as_ref().to_path_buf()),
                 line,
                 reason,
@@ -59,18 +66,12 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
-            Error::Codec { path, line, reason } => {
-                if let Some(p) = path {
-                    write!(f, "{}:", p.display())?;
-                }
-                if *line > 0 {
-                    write!(f, "{line}:")?;
-                }
-                if path.is_some() || *line > 0 {
-                    f.write_str(" ")?;
-                }
-                f.write_str(reason)
-            }
+            Error::Codec { path, line, reason } => match (path, line) {
+                (Some(p), 0) => write!(f, "{}: {reason}", p.display()),
+                (Some(p), n) => write!(f, "{}:{n}: {reason}", p.display()),
+                (None, 0) => f.write_str(reason),
+                (None, n) => write!(f, "line {n}: {reason}"),
+            },
             Error::Types { path, reason } => match path {
                 Some(p) => write!(f, "{}: {}", p.display(), reason),
                 None => f.write_str(reason),

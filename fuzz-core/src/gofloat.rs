@@ -111,8 +111,8 @@ pub fn parse(s: &str, single: bool) -> Result<f64, FloatError> {
     let mut digits = String::new();
     let mut nd: i64 = 0; // digits seen, leading zeros excluded
     let mut dp: i64 = 0; // decimal point position
-    // Hex: mantissa of at most 16 digits, and whether more non-zero ones
-    // were cut.
+                         // Hex: mantissa of at most 16 digits, and whether more non-zero ones
+                         // were cut.
     let mut mant: u64 = 0;
     let mut nd_mant: i64 = 0;
     let mut trunc = false;
@@ -403,11 +403,17 @@ mod tests {
         assert_eq!(parse("1e39", true), Err(FloatError::Range));
         assert_eq!(parse("1e-400", false), Ok(0.0));
         assert_eq!(parse("-0.0", false).unwrap().to_bits(), (-0.0f64).to_bits());
-        assert_eq!(parse("-0x0p0", false).unwrap().to_bits(), (-0.0f64).to_bits());
+        assert_eq!(
+            parse("-0x0p0", false).unwrap().to_bits(),
+            (-0.0f64).to_bits()
+        );
         assert_eq!(parse("0.1", true), Ok(0.1f32 as f64));
         assert_eq!(parse("NaN", false).unwrap().to_bits(), GO_NAN64);
         assert_eq!((parse("NaN", true).unwrap() as f32).to_bits(), GO_NAN32);
-        assert_eq!(parse("0x1.fffffffffffff8p1023", false), Err(FloatError::Range));
+        assert_eq!(
+            parse("0x1.fffffffffffff8p1023", false),
+            Err(FloatError::Range)
+        );
         assert_eq!(parse("0x1p-1074", false), Ok(5e-324));
         assert_eq!(parse("0x1p-1075", false), Ok(0.0));
         assert_eq!(parse("0x1.8p-1074", false), Ok(1e-323));

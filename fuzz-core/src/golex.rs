@@ -216,7 +216,10 @@ impl<'a> Lexer<'a> {
             }
             _ => {
                 let ch = self.src[start..].chars().next().unwrap();
-                err(start, format!("illegal character U+{:04X} {:?}", ch as u32, ch))
+                err(
+                    start,
+                    format!("illegal character U+{:04X} {:?}", ch as u32, ch),
+                )
             }
         }
     }
@@ -674,7 +677,10 @@ pub fn parse_line(line: &str) -> PResult<Call<'_>> {
         }
         p.advance()?;
         if p.tok != Tok::Eof {
-            return err(p.at, format!("expected end of line, found {}", p.tok.describe()));
+            return err(
+                p.at,
+                format!("expected end of line, found {}", p.tok.describe()),
+            );
         }
         Ok(Call {
             fun,
@@ -713,7 +719,13 @@ pub fn unquote_string(lit: &str) -> Option<Vec<u8>> {
         return None;
     }
     match (b[0], b[b.len() - 1]) {
-        (b'`', b'`') => Some(b[1..b.len() - 1].iter().copied().filter(|&c| c != b'\r').collect()),
+        (b'`', b'`') => Some(
+            b[1..b.len() - 1]
+                .iter()
+                .copied()
+                .filter(|&c| c != b'\r')
+                .collect(),
+        ),
         (b'"', b'"') => {
             let mut out = Vec::with_capacity(b.len());
             let mut rest = &lit[1..lit.len() - 1];

@@ -95,7 +95,10 @@ mod tests {
         assert_eq!(quote(b"nl\ncr\rtab\t'"), r#""nl\ncr\rtab\t'""#);
         assert_eq!(quote(b"\x00\x01\xff\x7f"), r#""\x00\x01\xff\x7f""#);
         assert_eq!(quote("héllo ☃ 😀".as_bytes()), "\"héllo ☃ 😀\"");
-        assert_eq!(quote("\u{a0}\u{200b}\u{e000}\u{ad}".as_bytes()), r#""\u00a0\u200b\ue000\u00ad""#);
+        assert_eq!(
+            quote("\u{a0}\u{200b}\u{e000}\u{ad}".as_bytes()),
+            r#""\u00a0\u200b\ue000\u00ad""#
+        );
         assert_eq!(quote("\u{e0001}".as_bytes()), r#""\U000e0001""#);
         assert_eq!(quote("\u{fffd}".as_bytes()), "\"\u{fffd}\"");
         // A truncated UTF-8 sequence is escaped byte by byte.

@@ -19,7 +19,7 @@ mod isprint_table;
 pub mod value;
 
 pub use error::{Error, Result};
+pub use fuzz_target::ArgType;
 /// The Go release and Unicode version whose printable-rune table the writer uses.
 pub use isprint_table::{GO_VERSION as QUOTE_TABLE_GO_VERSION, UNICODE_VERSION};
-pub use fuzz_target::ArgType;
 pub use value::Value;

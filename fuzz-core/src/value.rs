@@ -25,7 +25,10 @@ pub enum Value {
     Float64(f64),
     /// Our extension: `custom("name", []byte("…"))`, a value the target
     /// mutates itself.
-    Custom { name: String, data: Vec<u8> },
+    Custom {
+        name: String,
+        data: Vec<u8>,
+    },
 }
 
 /// Equality is bitwise for floats, so NaN payloads and -0 are told apart and

@@ -77,11 +77,9 @@ impl ArgType {
             ArgType::Bool | ArgType::Int8 | ArgType::Uint8 => Some(1),
             ArgType::Int16 | ArgType::Uint16 => Some(2),
             ArgType::Int32 | ArgType::Uint32 | ArgType::Float32 => Some(4),
-            ArgType::Int
-            | ArgType::Int64
-            | ArgType::Uint
-            | ArgType::Uint64
-            | ArgType::Float64 => Some(8),
+            ArgType::Int | ArgType::Int64 | ArgType::Uint | ArgType::Uint64 | ArgType::Float64 => {
+                Some(8)
+            }
         }
     }
 
@@ -225,7 +223,8 @@ impl<'a> ArgReader<'a> {
         self.take(2).map(|b| u16::from_le_bytes([b[0], b[1]]))
     }
     pub fn u32(&mut self) -> Option<u32> {
-        self.take(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        self.take(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
     pub fn u64(&mut self) -> Option<u64> {
         self.take(8).map(|b| {

@@ -1,0 +1,77 @@
+//! `fuzz-corpus list`: what a corpus holds, for people and for scripts.
+
+use crate::corpus_files;
+use fuzz_cli::{CliError, Status};
+use fuzz_core::corpus::Entry;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Bytes of a string or byte slice shown in a preview.
+const PREVIEW: usize = 32;
+
+pub fn run(dirs: &[PathBuf], json: bool) -> Result<Status, CliError> {
+    let files = corpus_files(dirs)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut malformed = 0;
+    for path in &files {
+        let entry = Entry::read(path)?;
+        let size = entry.bytes.len();
+        if json {
+            let mut obj = serde_json::json!({
+                "path": path.to_string_lossy(),
+                "name": entry.name(),
+                "size": size,
+            });
+            match &entry.values {
+                Ok(values) => {
+                    obj["types"] = values.iter().map(|v| v.arg_type().to_string()).collect();
+                    obj["values"] = values.iter().map(|v| v.preview(PREVIEW)).collect();
+                }
+                Err(_) => {
+                    malformed += 1;
+                    obj["error"] = reason(&entry).into();
+                }
+            }
+            writeln!(out, "{obj}")?;
+        } else {
+            match &entry.values {
+                Ok(values) => {
+                    let types: Vec<String> =
+                        values.iter().map(|v| v.arg_type().to_string()).collect();
+                    let previews: Vec<String> = values.iter().map(|v| v.preview(PREVIEW)).collect();
+                    writeln!(
+                        out,
+                        "{}  {size:>6}  {}  {}",
+                        path.display(),
+                        types.join(","),
+                        previews.join(" ")
+                    )?;
+                }
+                Err(_) => {
+                    malformed += 1;
+                    writeln!(
+                        out,
+                        "{}  {size:>6}  malformed: {}",
+                        path.display(),
+                        reason(&entry)
+                    )?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if malformed > 0 {
+        Status::Finding
+    } else {
+        Status::Success
+    })
+}
+
+/// Why an entry is malformed, without the file name the listing shows
+/// already.
+fn reason(entry: &Entry) -> String {
+    match fuzz_core::codec::decode(&entry.bytes) {
+        Err(e) => e.to_string(),
+        Ok(_) => String::new(),
+    }
+}

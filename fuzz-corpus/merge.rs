@@ -1,0 +1,72 @@
+//! `fuzz-corpus merge`: the union of corpus directories.
+//!
+//! Entries are the same when their bytes are; a new entry is written under
+//! the digest of its bytes with an atomic no-clobber rename, so two merges
+//! running into the same directory never tear or duplicate a file.
+
+use crate::TOOL;
+use fuzz_cli::{CliError, Status};
+use fuzz_core::corpus::{files_in, Entry};
+use fuzz_core::{digest, fsutil};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+pub fn run(dst: &Path, srcs: &[PathBuf]) -> Result<Status, CliError> {
+    if dst.exists() && !dst.is_dir() {
+        return Err(CliError::misuse(format!(
+            "{}: not a directory (merge destination)",
+            dst.display()
+        )));
+    }
+    // Read and check every source entry before writing anything.
+    let mut incoming = Vec::new();
+    for src in srcs {
+        if !src.is_dir() {
+            return Err(CliError::misuse(format!(
+                "{}: {}",
+                src.display(),
+                if src.exists() {
+                    "not a directory"
+                } else {
+                    "no such directory"
+                }
+            )));
+        }
+        for path in files_in(src)? {
+            let entry = Entry::read(&path)?;
+            if let Err(e) = &entry.values {
+                return Err(CliError::misuse(format!("{e} (nothing merged)")));
+            }
+            incoming.push(entry);
+        }
+    }
+    let mut have: HashSet<String> = HashSet::new();
+    if dst.is_dir() {
+        for path in files_in(dst)? {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| CliError::misuse(format!("{}: {e}", path.display())))?;
+            have.insert(digest::sha256_hex(&bytes));
+        }
+    }
+    fsutil::create_dir_all(dst)?;
+    let (mut added, mut present) = (0, 0);
+    for entry in incoming {
+        if !have.insert(digest::sha256_hex(&entry.bytes)) {
+            present += 1;
+            continue;
+        }
+        let path = dst.join(digest::entry_name(&entry.bytes));
+        if fsutil::write_new_atomic(&path, &entry.bytes)? {
+            added += 1;
+            fuzz_cli::io::print_line(path.display())?;
+        } else {
+            present += 1;
+        }
+    }
+    eprintln!(
+        "{TOOL}: merged {added} new {} into {} ({present} already present)",
+        if added == 1 { "entry" } else { "entries" },
+        dst.display()
+    );
+    Ok(Status::Success)
+}

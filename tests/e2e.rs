@@ -1,0 +1,30 @@
+//! End-to-end tests: they drive the real binaries (and, where the test says
+//! so, real compilers and a real Go toolchain). One module per area.
+
+#[path = "e2e/common.rs"]
+mod common;
+
+/// fuzz-clean: the generated corpus cache.
+#[path = "e2e/clean.rs"]
+mod clean;
+/// Argument spelling, help, version, exit codes shared by every tool.
+#[path = "e2e/cli.rs"]
+mod cli;
+/// fuzz-convert: raw bytes <-> v1, AFL and libFuzzer import, export.
+#[path = "e2e/convert.rs"]
+mod convert;
+/// fuzz-corpus: list, check, fmt, merge.
+#[path = "e2e/corpus.rs"]
+mod corpus;
+/// Go's `go test` replays corpora our tools wrote.
+#[path = "e2e/go_interop.rs"]
+mod go_interop;
+/// Differential test of the codec against Go's own reader and writer.
+#[path = "e2e/go_oracle.rs"]
+mod go_oracle;
+/// The man pages in man/ are what the clap definitions render.
+#[path = "e2e/man_pages.rs"]
+mod man_pages;
+/// The codec against every vector Go produced.
+#[path = "e2e/vectors.rs"]
+mod vectors;

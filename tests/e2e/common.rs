@@ -1,0 +1,211 @@
+//! Helpers shared by the end-to-end tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The path of one of our binaries, built by cargo for this test run.
+pub fn bin(name: &str) -> PathBuf {
+    let p = match name {
+        "fuzz-run" => env!("CARGO_BIN_EXE_fuzz-run"),
+        "fuzz-worker" => env!("CARGO_BIN_EXE_fuzz-worker"),
+        "fuzz-minimize" => env!("CARGO_BIN_EXE_fuzz-minimize"),
+        "fuzz-convert" => env!("CARGO_BIN_EXE_fuzz-convert"),
+        "fuzz-corpus" => env!("CARGO_BIN_EXE_fuzz-corpus"),
+        "fuzz-clean" => env!("CARGO_BIN_EXE_fuzz-clean"),
+        other => panic!("no binary {other}"),
+    };
+    PathBuf::from(p)
+}
+
+pub const TOOLS: [&str; 6] = [
+    "fuzz-run",
+    "fuzz-worker",
+    "fuzz-minimize",
+    "fuzz-convert",
+    "fuzz-corpus",
+    "fuzz-clean",
+];
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Test data under tests/data.
+pub fn data(rel: &str) -> PathBuf {
+    root().join("tests").join("data").join(rel)
+}
+
+/// What a finished command did.
+pub struct Run {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn out(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+    /// Panics with the whole output unless the exit code is `code`.
+    #[track_caller]
+    pub fn expect(self, code: i32) -> Run {
+        assert_eq!(
+            self.code,
+            code,
+            "exit {} (want {code})\nstdout:\n{}\nstderr:\n{}",
+            self.code,
+            self.out(),
+            self.stderr
+        );
+        self
+    }
+    /// Asserts stderr is exactly one line, `tool: …`, naming `needle`.
+    #[track_caller]
+    pub fn one_line_error(&self, tool: &str, needle: &str) {
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        assert_eq!(
+            lines.len(),
+            1,
+            "want one line on stderr, got:\n{}",
+            self.stderr
+        );
+        assert!(
+            lines[0].starts_with(&format!("{tool}: ")),
+            "error should start with '{tool}: ': {}",
+            lines[0]
+        );
+        assert!(
+            lines[0].contains(needle),
+            "error should mention {needle:?}: {}",
+            lines[0]
+        );
+    }
+}
+
+fn finish(out: Output) -> Run {
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs one of our tools in `dir` with `args`, stdin closed.
+pub fn run_in(dir: &Path, tool: &str, args: &[&str]) -> Run {
+    cmd(dir, tool, args)
+        .stdin(Stdio::null())
+        .output()
+        .map(finish)
+        .unwrap()
+}
+
+/// Runs one of our tools with `input` on stdin.
+pub fn run_with_stdin(dir: &Path, tool: &str, args: &[&str], input: &[u8]) -> Run {
+    use std::io::Write;
+    let mut child = cmd(dir, tool, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    finish(out)
+}
+
+/// A command for one of our tools with a clean, isolated environment: the
+/// cache variables point into `dir` so no test touches the real cache.
+pub fn cmd(dir: &Path, tool: &str, args: &[&str]) -> Command {
+    let mut c = Command::new(bin(tool));
+    c.args(args)
+        .current_dir(dir)
+        .env_remove("FUZZCACHE")
+        .env_remove("XDG_CACHE_HOME")
+        .env("HOME", dir.join("home"));
+    c
+}
+
+/// A fresh temporary directory.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+/// Every file below `dir`, relative, sorted, with its bytes: a snapshot to
+/// show that a failed command changed nothing.
+pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            out.push((
+                e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                std::fs::read(e.path()).unwrap(),
+            ));
+        } else if e.file_type().is_dir() {
+            out.push((
+                e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                Vec::new(),
+            ));
+        }
+    }
+    out
+}
+
+/// Fails the test when an external tool is missing: tests never skip.
+pub fn require_tool(name: &str) -> PathBuf {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {name}"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name} is required by this test and is not installed (run .ci/run, or install it)"
+    );
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+}
+
+/// A `go` command that works offline and leaves no trace outside `scratch`:
+/// its own build cache and module cache, no proxy, no toolchain download.
+pub fn go(scratch: &Path) -> Command {
+    require_tool("go");
+    let mut c = Command::new("go");
+    c.env("GOCACHE", scratch.join("gocache"))
+        .env("GOPATH", scratch.join("gopath"))
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("GO111MODULE", "on")
+        .env("CGO_ENABLED", "0");
+    c
+}
+
+/// A small seeded generator (SplitMix64), so generated test inputs are the
+/// same on every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+    pub fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+}

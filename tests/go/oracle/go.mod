@@ -1,0 +1,3 @@
+module example.com/oracle
+
+go 1.19
