@@ -43,11 +43,10 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
     let mut out = Vec::with_capacity(args.len());
     let mut cmd = cmd;
     let mut flags = Flags::of(cmd);
-    let mut expect_value = false;
     let mut rest_are_operands = false;
-    for arg in args {
-        if rest_are_operands || expect_value {
-            expect_value = false;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if rest_are_operands {
             out.push(arg);
             continue;
         }
@@ -82,14 +81,19 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
                 }
                 match known {
                     Some((long, takes)) => {
-                        let mut t = format!("--{long}");
+                        // A value always travels as `--name=value`, so that a
+                        // value starting with '-' (`-arg -1`) stays a value.
+                        let mut t = OsString::from(format!("--{long}"));
                         if let Some(v) = value {
-                            t.push('=');
-                            t.push_str(v);
+                            t.push("=");
+                            t.push(v);
                         } else if *takes {
-                            expect_value = true;
+                            if let Some(v) = args.next() {
+                                t.push("=");
+                                t.push(v);
+                            }
                         }
-                        out.push(t.into());
+                        out.push(t);
                     }
                     None => {
                         // Unknown: let clap report it, spelled as typed.
@@ -188,25 +192,26 @@ mod tests {
 
     #[test]
     fn every_spelling_of_a_flag() {
-        assert_eq!(norm(&["-fuzztime", "1s"]), ["--fuzztime", "1s"]);
+        assert_eq!(norm(&["-fuzztime", "1s"]), ["--fuzztime=1s"]);
         assert_eq!(norm(&["-fuzztime=1s"]), ["--fuzztime=1s"]);
         assert_eq!(norm(&["--fuzztime=1s"]), ["--fuzztime=1s"]);
-        assert_eq!(norm(&["-rss-limit-mb", "5"]), ["--rss_limit_mb", "5"]);
+        assert_eq!(norm(&["-rss-limit-mb", "5"]), ["--rss_limit_mb=5"]);
         assert_eq!(norm(&["--rss_limit_mb=5"]), ["--rss_limit_mb=5"]);
         assert_eq!(norm(&["-v", "x"]), ["--v", "x"]);
     }
 
     #[test]
     fn values_and_operands_untouched() {
-        assert_eq!(norm(&["-arg", "-1"]), ["--arg", "-1"]);
+        assert_eq!(norm(&["-arg", "-1"]), ["--arg=-1"]);
         assert_eq!(norm(&["-", "-5"]), ["-", "-5"]);
         assert_eq!(norm(&["--", "-v"]), ["--", "-v"]);
-        assert_eq!(norm(&["-fuzztime", "-v"]), ["--fuzztime", "-v"]);
+        assert_eq!(norm(&["-fuzztime", "-v"]), ["--fuzztime=-v"]);
+        assert_eq!(norm(&["-fuzztime"]), ["--fuzztime"]);
     }
 
     #[test]
     fn subcommand_flags_and_unknown_flags() {
-        assert_eq!(norm(&["sub", "-o", "f"]), ["sub", "--o", "f"]);
+        assert_eq!(norm(&["sub", "-o", "f"]), ["sub", "--o=f"]);
         assert_eq!(norm(&["-bogus"]), ["--bogus"]);
         assert_eq!(norm(&["-help"]), ["--help"]);
         assert_eq!(norm(&["-h"]), ["-h"]);

@@ -113,7 +113,9 @@ pub fn parse_from<T: CommandFactory + FromArgMatches>(
     tool: &str,
     args: Vec<OsString>,
 ) -> Result<T, ExitCode> {
-    let mut cmd = T::command();
+    // Help text on its own line under each flag keeps the columns straight
+    // once `--name` is shown as `-name`.
+    let mut cmd = T::command().next_line_help(true);
     cmd.build();
     let longs = crate::argv::long_names(&cmd);
     let mut argv = vec![OsString::from(tool)];
@@ -157,10 +159,14 @@ pub fn parse_from<T: CommandFactory + FromArgMatches>(
                 }
                 _ => {
                     let text = e.render().to_string();
+                    // The message up to the first blank line, on one line.
                     let first = text
+                        .trim_start()
                         .lines()
-                        .find(|l| !l.trim().is_empty())
-                        .unwrap_or("invalid arguments")
+                        .take_while(|l| !l.trim().is_empty())
+                        .map(str::trim)
+                        .collect::<Vec<_>>()
+                        .join(" ")
                         .trim_start_matches("error: ")
                         .to_string();
                     let tip = text

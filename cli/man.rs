@@ -78,7 +78,21 @@ pub fn render(name: &str, cmd: Command, extra: &Extra) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    crate::argv::go_style(&page, &longs, "\\-")
+    ascii_roff(&crate::argv::go_style(&page, &longs, "\\-"))
+}
+
+/// Writes every non-ASCII character as a roff `\[uXXXX]` escape, so the page
+/// renders the same whatever encoding groff assumes.
+fn ascii_roff(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    for c in page.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\[u{:04X}]", c as u32));
+        }
+    }
+    out
 }
 
 fn escape(s: &str) -> String {

@@ -34,18 +34,10 @@ fn codec_err(line: usize, reason: impl Into<String>) -> Error {
 /// Go's `bytes.TrimSpace`: Unicode white space off both ends; bytes that are
 /// not valid UTF-8 are not space.
 fn trim_space(mut b: &[u8]) -> &[u8] {
-    loop {
-        let Some(c) = first_char(b) else { break };
-        if !c.is_whitespace() {
-            break;
-        }
+    while let Some(c) = first_char(b).filter(|c| c.is_whitespace()) {
         b = &b[c.len_utf8()..];
     }
-    loop {
-        let Some(c) = last_char(b) else { break };
-        if !c.is_whitespace() {
-            break;
-        }
+    while let Some(c) = last_char(b).filter(|c| c.is_whitespace()) {
         b = &b[..b.len() - c.len_utf8()];
     }
     b

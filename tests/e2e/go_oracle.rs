@@ -299,7 +299,7 @@ fn random_value(rng: &mut Rng) -> Value {
 
 /// The candidate files, by name.
 fn candidates() -> BTreeMap<String, Vec<u8>> {
-    let mut rng = Rng(0x5eed_0f_c0dec);
+    let mut rng = Rng(0x05ee_d0fc_0dec);
     let mut files = BTreeMap::new();
     for i in 0..6000 {
         let mut f = b"go test fuzz v1\n".to_vec();

@@ -1,0 +1,787 @@
+//! fuzz-clean against real cache trees: where the cache is found, what each
+//! selection removes, `-older`, `-n`, symbolic links, and every refusal
+//! (exit 2, one line, nothing removed).
+//!
+//! Tests that point the tool at `/` pass `-n` too, so that even a broken
+//! refusal could only list, never remove.
+
+use crate::common::*;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, SystemTime};
+
+const TOOL: &str = "fuzz-clean";
+
+/// Runs a prepared command (environment already adjusted).
+fn run(mut c: Command) -> Run {
+    let out = c.stdin(Stdio::null()).output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Writes `<cache>/<lib>/<target>/<name>` with `bytes`.
+fn entry(cache: &Path, lib: &str, target: &str, name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = cache.join(lib).join(target);
+    fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// Sets a file's modification time `days` in the past.
+fn age_days(path: &Path, days: u64) {
+    let t = SystemTime::now() - Duration::from_secs(days * 86400);
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+/// Every path below `dir`, relative, sorted, links included (not followed).
+fn tree(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .into_iter()
+        .map(|e| {
+            let e = e.unwrap();
+            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
+            if e.path_is_symlink() {
+                format!("{rel}@")
+            } else if e.file_type().is_dir() {
+                format!("{rel}/")
+            } else {
+                rel
+            }
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A fake library file and its cache id as fuzz-run computes it.
+fn fake_lib(dir: &Path, name: &str) -> (PathBuf, String) {
+    let p = dir.join(name);
+    fs::write(&p, b"\x7fELF not really").unwrap();
+    let id = fuzz_core::cache::library_id(&p).unwrap();
+    (p, id)
+}
+
+fn canon(p: &Path) -> PathBuf {
+    fs::canonicalize(p).unwrap()
+}
+
+fn lines(r: &Run) -> Vec<String> {
+    r.out().lines().map(str::to_string).collect()
+}
+
+/// The one summary line on stderr.
+#[track_caller]
+fn summary(r: &Run) -> &str {
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "want one line on stderr:\n{}", r.stderr);
+    assert!(lines[0].starts_with("fuzz-clean: "), "{}", lines[0]);
+    lines[0]
+}
+
+#[test]
+fn whole_cache_goes_and_the_cache_dir_stays() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    entry(
+        &cache,
+        "foo-0123456789abcdef",
+        "FuzzA",
+        "aaaa",
+        b"go test fuzz v1\n[]byte(\"a\")\n",
+    );
+    entry(
+        &cache,
+        "foo-0123456789abcdef",
+        "FuzzB",
+        "bbbb",
+        &[b'x'; 2000],
+    );
+    entry(&cache, "bar-fedcba9876543210", "bar", "cccc", &[b'y'; 2000]);
+    fs::write(cache.join("stray"), b"12345").unwrap();
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
+    assert!(
+        r.stdout.is_empty(),
+        "nothing on stdout without -n: {}",
+        r.out()
+    );
+    let line = summary(&r);
+    let size = 28 + 2000 + 2000 + 5;
+    assert_eq!(
+        line,
+        format!(
+            "fuzz-clean: removed 4 entries ({:.1} KiB) from {}",
+            size as f64 / 1024.0,
+            canon(&cache).display()
+        )
+    );
+    assert!(cache.is_dir(), "the cache directory itself is kept");
+    assert_eq!(tree(&cache), Vec::<String>::new());
+
+    // Again: nothing left.
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
+    assert!(summary(&r).contains("nothing to remove in"), "{}", r.stderr);
+}
+
+#[test]
+fn missing_cache_is_nothing_to_remove() {
+    let d = tempdir();
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "no/such/cache"]).expect(0);
+    assert!(r.stdout.is_empty());
+    let line = summary(&r);
+    assert!(
+        line.contains("nothing to remove in no/such/cache"),
+        "{line}"
+    );
+    // The default location, $HOME/.cache/fuzz, missing too.
+    let r = run_in(d.path(), TOOL, &["-n"]).expect(0);
+    assert!(r.stdout.is_empty());
+    assert!(summary(&r).contains(".cache/fuzz"), "{}", r.stderr);
+}
+
+#[test]
+fn cache_location_precedence() {
+    let d = tempdir();
+    let flag = d.path().join("flag");
+    let fuzzcache = d.path().join("fc");
+    let xdg = d.path().join("xdg");
+    let home = d.path().join("home");
+    let places = [
+        ("flag", flag.clone()),
+        ("fc", fuzzcache.clone()),
+        ("xdg", xdg.join("fuzz")),
+        ("home", home.join(".cache").join("fuzz")),
+    ];
+    for (name, dir) in &places {
+        entry(dir, "lib-0000000000000000", "T", name, name.as_bytes());
+    }
+    let listed = |flag_arg: bool, fc: Option<&Path>, x: Option<&Path>| {
+        let mut args = vec!["-n"];
+        let f = flag.to_str().unwrap().to_string();
+        if flag_arg {
+            args.extend(["-fuzzcachedir", &f]);
+        }
+        let mut c = cmd(d.path(), TOOL, &args);
+        if let Some(p) = fc {
+            c.env("FUZZCACHE", p);
+        }
+        if let Some(p) = x {
+            c.env("XDG_CACHE_HOME", p);
+        }
+        let r = run(c).expect(0);
+        let l = lines(&r);
+        assert_eq!(l.len(), 3, "one entry, target and library dirs: {l:?}");
+        PathBuf::from(&l[0])
+    };
+    let expect = |i: usize| {
+        let (name, dir) = &places[i];
+        canon(dir).join("lib-0000000000000000").join("T").join(name)
+    };
+    assert_eq!(listed(true, Some(&fuzzcache), Some(&xdg)), expect(0));
+    assert_eq!(listed(false, Some(&fuzzcache), Some(&xdg)), expect(1));
+    // An empty variable counts as unset.
+    assert_eq!(listed(false, Some(Path::new("")), Some(&xdg)), expect(2));
+    assert_eq!(listed(false, None, Some(&xdg)), expect(2));
+    assert_eq!(listed(false, None, Some(Path::new(""))), expect(3));
+    assert_eq!(listed(false, None, None), expect(3));
+
+    // And a real run removes only from the chosen cache.
+    let mut c = cmd(d.path(), TOOL, &[]);
+    c.env("FUZZCACHE", &fuzzcache).env("XDG_CACHE_HOME", &xdg);
+    let r = run(c).expect(0);
+    assert!(summary(&r).contains(&canon(&fuzzcache).display().to_string()));
+    assert_eq!(tree(&fuzzcache), Vec::<String>::new());
+    for (_, dir) in [&places[0], &places[2], &places[3]] {
+        assert_eq!(tree(dir).len(), 3, "{} untouched", dir.display());
+    }
+}
+
+#[test]
+fn no_home_and_no_cache_setting_is_misuse() {
+    let d = tempdir();
+    let mut c = cmd(d.path(), TOOL, &[]);
+    c.env_remove("HOME");
+    let r = run(c).expect(2);
+    r.one_line_error(TOOL, "-fuzzcachedir");
+}
+
+#[test]
+fn one_library() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    let (_, foo) = fake_lib(d.path(), "libfoo.so");
+    entry(&cache, &foo, "foo", "1", b"1");
+    entry(&cache, &foo, "FuzzX", "2", b"22");
+    entry(&cache, "foo-0000000000000000", "foo", "3", b"333");
+    entry(&cache, "bar-1111111111111111", "bar", "4", b"4444");
+    let before = tree(&cache);
+    let r = run_in(d.path(), TOOL, &["libfoo.so", "-fuzzcachedir", "cache"]).expect(0);
+    assert!(r.stdout.is_empty());
+    assert_eq!(
+        summary(&r),
+        format!(
+            "fuzz-clean: removed 2 entries (3 B) from {}",
+            canon(&cache).display()
+        )
+    );
+    let want: Vec<String> = before
+        .into_iter()
+        .filter(|p| !p.starts_with(&foo))
+        .collect();
+    assert_eq!(tree(&cache), want);
+    assert!(want.iter().any(|p| p.starts_with("foo-0000000000000000")));
+
+    // Its id does not depend on how LIB is spelled.
+    entry(&cache, &foo, "foo", "5", b"5");
+    let lib = d.path().join("libfoo.so");
+    let r = run_in(
+        d.path(),
+        TOOL,
+        &[lib.to_str().unwrap(), "-fuzzcachedir=cache"],
+    )
+    .expect(0);
+    assert!(
+        summary(&r).contains("removed 1 entry (1 B)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!cache.join(&foo).exists());
+}
+
+#[test]
+fn one_target_of_one_library() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    let (_, foo) = fake_lib(d.path(), "libfoo.so");
+    entry(&cache, &foo, "FuzzA", "1", b"1");
+    entry(&cache, &foo, "FuzzA", "2", b"2");
+    entry(&cache, &foo, "FuzzB", "3", b"3");
+    entry(&cache, "bar-1111111111111111", "FuzzA", "4", b"4");
+    let r = run_in(
+        d.path(),
+        TOOL,
+        &["libfoo.so", "-target", "FuzzA", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert!(
+        summary(&r).contains("removed 2 entries (2 B)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        tree(&cache),
+        [
+            "bar-1111111111111111/".to_string(),
+            "bar-1111111111111111/FuzzA/".into(),
+            "bar-1111111111111111/FuzzA/4".into(),
+            format!("{foo}/"),
+            format!("{foo}/FuzzB/"),
+            format!("{foo}/FuzzB/3"),
+        ]
+    );
+    // The last target of a library takes the library's directory with it.
+    run_in(
+        d.path(),
+        TOOL,
+        &["libfoo.so", "-target", "FuzzB", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert!(!cache.join(&foo).exists());
+    // A target the library has none of: nothing to remove.
+    let r = run_in(
+        d.path(),
+        TOOL,
+        &["libfoo.so", "-target", "FuzzZ", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert!(summary(&r).contains("nothing to remove"), "{}", r.stderr);
+}
+
+#[test]
+fn one_target_in_every_library() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    entry(&cache, "foo-0000000000000000", "FuzzA", "1", b"1");
+    entry(&cache, "foo-0000000000000000", "FuzzB", "2", b"2");
+    entry(&cache, "bar-1111111111111111", "FuzzA", "3", b"3");
+    entry(&cache, "baz-2222222222222222", "FuzzC", "4", b"4");
+    let r = run_in(
+        d.path(),
+        TOOL,
+        &["-target", "FuzzA", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert!(
+        summary(&r).contains("removed 2 entries (2 B)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        tree(&cache),
+        [
+            "baz-2222222222222222/",
+            "baz-2222222222222222/FuzzC/",
+            "baz-2222222222222222/FuzzC/4",
+            "foo-0000000000000000/",
+            "foo-0000000000000000/FuzzB/",
+            "foo-0000000000000000/FuzzB/2",
+        ]
+    );
+}
+
+#[test]
+fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    let old1 = entry(&cache, "foo-0000000000000000", "FuzzA", "old1", b"old");
+    let old2 = entry(&cache, "foo-0000000000000000", "FuzzB", "old2", b"old");
+    entry(&cache, "foo-0000000000000000", "FuzzB", "new", b"new");
+    let old3 = entry(&cache, "bar-1111111111111111", "bar", "old3", b"old");
+    let recent = entry(&cache, "bar-1111111111111111", "bar", "recent", b"recent");
+    for p in [&old1, &old2, &old3] {
+        age_days(p, 40);
+    }
+    age_days(&recent, 20);
+
+    // 30d and 720h are the same bound; -n first: nothing goes.
+    let before = snapshot(d.path());
+    let r = run_in(
+        d.path(),
+        TOOL,
+        &["-older", "30d", "-n", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert_eq!(snapshot(d.path()), before);
+    let c = canon(&cache);
+    assert_eq!(
+        lines(&r),
+        [
+            c.join("bar-1111111111111111/bar/old3"),
+            c.join("foo-0000000000000000/FuzzA/old1"),
+            c.join("foo-0000000000000000/FuzzA"),
+            c.join("foo-0000000000000000/FuzzB/old2"),
+        ]
+        .map(|p| p.display().to_string())
+    );
+    assert!(
+        summary(&r).contains("would remove 3 entries (9 B)"),
+        "{}",
+        r.stderr
+    );
+
+    let r = run_in(d.path(), TOOL, &["-older=720h", "-fuzzcachedir", "cache"]).expect(0);
+    assert!(r.stdout.is_empty());
+    assert!(
+        summary(&r).contains("removed 3 entries (9 B)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        tree(&cache),
+        [
+            "bar-1111111111111111/",
+            "bar-1111111111111111/bar/",
+            "bar-1111111111111111/bar/recent",
+            "foo-0000000000000000/",
+            "foo-0000000000000000/FuzzB/",
+            "foo-0000000000000000/FuzzB/new",
+        ]
+    );
+
+    // Go's duration form; the library directory goes once empty.
+    let r = run_in(
+        d.path(),
+        TOOL,
+        &["--older", "240h30m", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert!(
+        summary(&r).contains("removed 1 entry (6 B)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        tree(&cache),
+        [
+            "foo-0000000000000000/",
+            "foo-0000000000000000/FuzzB/",
+            "foo-0000000000000000/FuzzB/new",
+        ]
+    );
+    // Nothing that old left.
+    let r = run_in(d.path(), TOOL, &["-older", "1h", "-fuzzcachedir", "cache"]).expect(0);
+    assert!(summary(&r).contains("nothing to remove"), "{}", r.stderr);
+    assert_eq!(tree(&cache).len(), 3);
+}
+
+#[test]
+fn older_with_a_library_and_a_target() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    let (_, foo) = fake_lib(d.path(), "libfoo.so");
+    age_days(&entry(&cache, &foo, "FuzzA", "old", b"o"), 10);
+    entry(&cache, &foo, "FuzzA", "new", b"n");
+    age_days(&entry(&cache, &foo, "FuzzB", "old", b"o"), 10);
+    age_days(
+        &entry(&cache, "bar-1111111111111111", "FuzzA", "old", b"o"),
+        10,
+    );
+    run_in(
+        d.path(),
+        TOOL,
+        &[
+            "libfoo.so",
+            "-target",
+            "FuzzA",
+            "-older",
+            "1d",
+            "-fuzzcachedir",
+            "cache",
+        ],
+    )
+    .expect(0);
+    assert_eq!(
+        tree(&cache),
+        [
+            "bar-1111111111111111/".to_string(),
+            "bar-1111111111111111/FuzzA/".into(),
+            "bar-1111111111111111/FuzzA/old".into(),
+            format!("{foo}/"),
+            format!("{foo}/FuzzA/"),
+            format!("{foo}/FuzzA/new"),
+            format!("{foo}/FuzzB/"),
+            format!("{foo}/FuzzB/old"),
+        ]
+    );
+}
+
+#[test]
+fn dry_run_lists_everything_and_removes_nothing() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    entry(&cache, "foo-0000000000000000", "FuzzA", "1", b"1");
+    entry(&cache, "foo-0000000000000000", "FuzzA", "2", b"22");
+    entry(&cache, "bar-1111111111111111", "bar", "3", b"333");
+    let before = snapshot(d.path());
+    let r = run_in(d.path(), TOOL, &["-n", "-fuzzcachedir", "cache"]).expect(0);
+    assert_eq!(snapshot(d.path()), before, "-n removed something");
+    let c = canon(&cache);
+    assert_eq!(
+        lines(&r),
+        [
+            "bar-1111111111111111/bar/3",
+            "bar-1111111111111111/bar",
+            "bar-1111111111111111",
+            "foo-0000000000000000/FuzzA/1",
+            "foo-0000000000000000/FuzzA/2",
+            "foo-0000000000000000/FuzzA",
+            "foo-0000000000000000",
+        ]
+        .map(|p| c.join(p).display().to_string())
+    );
+    assert_eq!(
+        summary(&r),
+        format!(
+            "fuzz-clean: would remove 3 entries (6 B) from {}",
+            c.display()
+        )
+    );
+    // What -n lists is what a real run removes.
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
+    assert!(summary(&r).contains("removed 3 entries (6 B)"));
+    assert_eq!(tree(&cache), Vec::<String>::new());
+}
+
+#[test]
+fn symlinks_are_removed_as_links_never_followed() {
+    use std::os::unix::fs::symlink;
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    let outside = d.path().join("outside");
+    fs::create_dir_all(outside.join("FuzzA")).unwrap();
+    fs::write(outside.join("keep.txt"), b"must survive").unwrap();
+    fs::write(outside.join("FuzzA").join("keep2"), b"must survive").unwrap();
+    let (_, foo) = fake_lib(d.path(), "libfoo.so");
+    entry(&cache, &foo, "FuzzA", "1", b"1");
+    // A link to a directory as an entry, as a target and as a library.
+    symlink(&outside, cache.join(&foo).join("FuzzA").join("link")).unwrap();
+    symlink(&outside, cache.join(&foo).join("FuzzB")).unwrap();
+    symlink(&outside, cache.join("bar-1111111111111111")).unwrap();
+    let outside_before = snapshot(&outside);
+
+    // -target FuzzA in every library: the library link is not entered.
+    let r = run_in(
+        d.path(),
+        TOOL,
+        &["-n", "-target", "FuzzA", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert!(
+        !r.out().contains("keep"),
+        "listed something outside the cache: {}",
+        r.out()
+    );
+    // -target FuzzB: the link is removed, not what it points to.
+    run_in(
+        d.path(),
+        TOOL,
+        &["libfoo.so", "-target", "FuzzB", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert!(cache.join(&foo).join("FuzzB").symlink_metadata().is_err());
+    assert_eq!(snapshot(&outside), outside_before);
+
+    // The whole cache: the links go, what they point to stays.
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
+    assert!(summary(&r).contains("removed 3 entries"), "{}", r.stderr);
+    assert_eq!(tree(&cache), Vec::<String>::new());
+    assert_eq!(snapshot(&outside), outside_before);
+    assert_eq!(fs::read(outside.join("keep.txt")).unwrap(), b"must survive");
+
+    // -older looks at a link's own time and never walks through it.
+    fs::create_dir_all(&cache).unwrap();
+    symlink(&outside, cache.join("lib-0000000000000000")).unwrap();
+    age_days(&outside.join("keep.txt"), 100);
+    run_in(d.path(), TOOL, &["-older", "1d", "-fuzzcachedir", "cache"]).expect(0);
+    assert_eq!(fs::read(outside.join("keep.txt")).unwrap(), b"must survive");
+}
+
+#[test]
+fn a_library_dir_that_is_a_link_is_not_entered() {
+    use std::os::unix::fs::symlink;
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    let outside = d.path().join("outside");
+    fs::create_dir_all(outside.join("FuzzA")).unwrap();
+    fs::write(outside.join("FuzzA").join("keep"), b"must survive").unwrap();
+    let (_, foo) = fake_lib(d.path(), "libfoo.so");
+    fs::create_dir_all(&cache).unwrap();
+    symlink(&outside, cache.join(&foo)).unwrap();
+    let r = run_in(
+        d.path(),
+        TOOL,
+        &["libfoo.so", "-target", "FuzzA", "-fuzzcachedir", "cache"],
+    )
+    .expect(0);
+    assert!(summary(&r).contains("nothing to remove"), "{}", r.stderr);
+    assert!(outside.join("FuzzA").join("keep").exists());
+    // Without -target, the library's "directory" is the link: it goes.
+    run_in(d.path(), TOOL, &["libfoo.so", "-fuzzcachedir", "cache"]).expect(0);
+    assert!(cache.join(&foo).symlink_metadata().is_err());
+    assert!(outside.join("FuzzA").join("keep").exists());
+}
+
+#[test]
+fn a_cache_root_that_is_a_link_is_resolved_once() {
+    use std::os::unix::fs::symlink;
+    let d = tempdir();
+    let real = d.path().join("real-cache");
+    entry(&real, "foo-0000000000000000", "FuzzA", "1", b"1");
+    symlink(&real, d.path().join("cache")).unwrap();
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
+    assert_eq!(
+        summary(&r),
+        format!(
+            "fuzz-clean: removed 1 entry (1 B) from {}",
+            canon(&real).display()
+        )
+    );
+    assert!(d
+        .path()
+        .join("cache")
+        .symlink_metadata()
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(real.is_dir());
+    assert_eq!(tree(&real), Vec::<String>::new());
+}
+
+/// Runs `c`, wants exit 2 with one line naming `needle`, nothing on stdout,
+/// and nothing changed below `dir`.
+#[track_caller]
+fn refused(dir: &Path, c: Command, needle: &str) {
+    let before = snapshot(dir);
+    let r = run(c).expect(2);
+    r.one_line_error(TOOL, needle);
+    assert!(r.stdout.is_empty(), "stdout: {}", r.out());
+    assert_eq!(snapshot(dir), before, "a refused run changed files");
+}
+
+/// A tree with something in the cache, in $HOME and beside them, so that a
+/// refusal that removes anything shows.
+fn populated() -> tempfile::TempDir {
+    let d = tempdir();
+    let home = d.path().join("home");
+    entry(
+        &home.join(".cache/fuzz"),
+        "foo-0000000000000000",
+        "FuzzA",
+        "1",
+        b"1",
+    );
+    fs::write(home.join("precious"), b"do not remove").unwrap();
+    entry(
+        &d.path().join("cache"),
+        "foo-0000000000000000",
+        "FuzzA",
+        "1",
+        b"1",
+    );
+    fs::write(d.path().join("libfoo.so"), b"lib").unwrap();
+    d
+}
+
+#[test]
+fn refuses_the_root_directory() {
+    let d = populated();
+    // -n: even a broken refusal could not remove anything.
+    for root in ["/", "//", "/tmp/.."] {
+        refused(
+            d.path(),
+            cmd(d.path(), TOOL, &["-n", "-fuzzcachedir", root]),
+            "refusing to clean",
+        );
+        let r = run(cmd(d.path(), TOOL, &["-n", "-fuzzcachedir", root])).expect(2);
+        r.one_line_error(TOOL, &format!("refusing to clean {root} (-fuzzcachedir)"));
+    }
+    let mut c = cmd(d.path(), TOOL, &["-n"]);
+    c.env("FUZZCACHE", "/");
+    refused(d.path(), c, "($FUZZCACHE)");
+}
+
+#[test]
+fn refuses_home_and_what_holds_it() {
+    use std::os::unix::fs::symlink;
+    let d = populated();
+    let home = d.path().join("home");
+    let h = home.to_str().unwrap();
+    refused(
+        d.path(),
+        cmd(d.path(), TOOL, &["-fuzzcachedir", h]),
+        &format!("refusing to clean {h}"),
+    );
+    refused(
+        d.path(),
+        cmd(d.path(), TOOL, &["-fuzzcachedir", "home/"]),
+        "is $HOME",
+    );
+    let mut c = cmd(d.path(), TOOL, &[]);
+    c.env("FUZZCACHE", &home);
+    refused(d.path(), c, "$HOME");
+    let mut c = cmd(d.path(), TOOL, &[]);
+    c.env("XDG_CACHE_HOME", d.path())
+        .env("HOME", d.path().join("fuzz"));
+    fs::create_dir_all(d.path().join("fuzz")).unwrap();
+    refused(d.path(), c, "$XDG_CACHE_HOME");
+    // Through a link, and a directory above $HOME.
+    symlink(&home, d.path().join("home-link")).unwrap();
+    refused(
+        d.path(),
+        cmd(d.path(), TOOL, &["-fuzzcachedir", "home-link"]),
+        "home-link",
+    );
+    let top = d.path().to_str().unwrap();
+    refused(
+        d.path(),
+        cmd(d.path(), TOOL, &["-fuzzcachedir", top]),
+        "holds $HOME",
+    );
+    assert!(home.join("precious").exists());
+}
+
+#[test]
+fn refuses_a_dangling_link_or_a_file_as_the_cache() {
+    use std::os::unix::fs::symlink;
+    let d = populated();
+    symlink(d.path().join("nowhere"), d.path().join("dangling")).unwrap();
+    refused(
+        d.path(),
+        cmd(d.path(), TOOL, &["-fuzzcachedir", "dangling"]),
+        "dangling",
+    );
+    let mut c = cmd(d.path(), TOOL, &[]);
+    c.env("FUZZCACHE", d.path().join("dangling"));
+    refused(d.path(), c, "dangling symbolic link");
+    refused(
+        d.path(),
+        cmd(d.path(), TOOL, &["-fuzzcachedir", "libfoo.so"]),
+        "libfoo.so",
+    );
+    let r = run(cmd(d.path(), TOOL, &["-fuzzcachedir", "libfoo.so"])).expect(2);
+    r.one_line_error(TOOL, "not a directory");
+    symlink(d.path().join("libfoo.so"), d.path().join("file-link")).unwrap();
+    refused(
+        d.path(),
+        cmd(d.path(), TOOL, &["-fuzzcachedir", "file-link"]),
+        "file-link",
+    );
+    refused(
+        d.path(),
+        cmd(d.path(), TOOL, &["-fuzzcachedir", ""]),
+        "-fuzzcachedir",
+    );
+}
+
+#[test]
+fn refuses_bad_arguments_before_touching_anything() {
+    let d = populated();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["libmissing.so", "-fuzzcachedir", "cache"],
+            "libmissing.so",
+        ),
+        (
+            &["cache", "-fuzzcachedir", "cache"],
+            "cache: is a directory",
+        ),
+        (&["-older", "abc", "-fuzzcachedir", "cache"], "-older"),
+        (&["-older", "abc", "-fuzzcachedir", "cache"], "abc"),
+        (&["-older=-5d", "-fuzzcachedir", "cache"], "-older"),
+        (&["-older", "10", "-fuzzcachedir", "cache"], "missing unit"),
+        (&["-bogus", "-fuzzcachedir", "cache"], "-bogus"),
+        (
+            &["-target", "../cache", "-fuzzcachedir", "cache"],
+            "-target",
+        ),
+        (&["-target", "..", "-fuzzcachedir", "cache"], "-target"),
+        (&["-target", "", "-fuzzcachedir", "cache"], "-target"),
+        (&["libfoo.so", "extra", "-fuzzcachedir", "cache"], "extra"),
+        (&["-fuzzcachedir"], "-fuzzcachedir"),
+        // A bad argument wins even when the cache does not exist.
+        (
+            &["libmissing.so", "-fuzzcachedir", "no/such"],
+            "libmissing.so",
+        ),
+    ];
+    for (args, needle) in cases {
+        refused(d.path(), cmd(d.path(), TOOL, args), needle);
+    }
+}
+
+#[test]
+fn help_reads_go_style() {
+    let d = tempdir();
+    let r = run_in(d.path(), TOOL, &["-help"]).expect(0);
+    let out = r.out();
+    for flag in [
+        "-older <DURATION>",
+        "-target <NAME>",
+        "-n",
+        "-fuzzcachedir <DIR>",
+        "30d",
+    ] {
+        assert!(out.contains(flag), "help lacks {flag}:\n{out}");
+    }
+    assert!(!out.contains("--older"), "{out}");
+}

@@ -1,0 +1,119 @@
+//! Conventions every tool shares: help and version, Go-style flag spelling,
+//! one-line errors with exit 2, a broken pipe ending quietly with 0.
+
+use crate::common::*;
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+
+#[test]
+fn every_tool_answers_help_and_version() {
+    let dir = tempdir();
+    for tool in TOOLS {
+        for flag in ["-help", "--help", "-h"] {
+            let r = run_in(dir.path(), tool, &[flag]).expect(0);
+            let out = r.out();
+            assert!(out.contains("Usage:"), "{tool} {flag}:\n{out}");
+            assert!(
+                !out.contains("--"),
+                "{tool} {flag} should show flags as -name:\n{out}"
+            );
+            assert!(r.stderr.is_empty(), "{tool} {flag} wrote to stderr");
+        }
+        for flag in ["-version", "--version", "-V"] {
+            let r = run_in(dir.path(), tool, &[flag]).expect(0);
+            assert_eq!(
+                r.out().trim(),
+                format!("{tool} {}", env!("CARGO_PKG_VERSION")),
+                "{tool} {flag}"
+            );
+        }
+    }
+}
+
+#[test]
+fn unknown_flags_are_one_line_and_exit_2() {
+    let dir = tempdir();
+    for tool in TOOLS {
+        let r = run_in(dir.path(), tool, &["-fuzzbogus"]).expect(2);
+        r.one_line_error(tool, "-fuzzbogus");
+        assert!(r.stdout.is_empty());
+        assert!(!r.stderr.contains("--fuzzbogus"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn bad_flag_values_are_one_line_and_exit_2() {
+    let dir = tempdir();
+    let cases: &[(&str, &[&str], &str)] = &[
+        ("fuzz-run", &["-fuzztime", "abc", "x.so"], "-fuzztime"),
+        ("fuzz-run", &["-fuzztime=0x", "x.so"], "-fuzztime"),
+        ("fuzz-run", &["-parallel", "0", "x.so"], "-parallel"),
+        ("fuzz-run", &["-timeout", "-1s", "x.so"], "-timeout"),
+        ("fuzz-minimize", &["x.so"], "INPUT"),
+        ("fuzz-corpus", &["check", "-types", "int, uintptr", "."], "uintptr"),
+        ("fuzz-clean", &["-older", "forever"], "-older"),
+    ];
+    for (tool, args, needle) in cases {
+        let r = run_in(dir.path(), tool, args).expect(2);
+        r.one_line_error(tool, needle);
+    }
+}
+
+#[test]
+fn go_and_gnu_spellings_mean_the_same() {
+    let dir = tempdir();
+    let corpus = dir.path().join("c");
+    std::fs::create_dir(&corpus).unwrap();
+    std::fs::write(corpus.join("a"), b"go test fuzz v1\nstring(\"a\")\nint64(1)\n").unwrap();
+    for types in [
+        &["-types", "string, int64"][..],
+        &["-types=string, int64"],
+        &["--types", "string, int64"],
+        &["--types=string, int64"],
+    ] {
+        let mut args = vec!["check"];
+        args.extend_from_slice(types);
+        args.push("c");
+        run_in(dir.path(), "fuzz-corpus", &args).expect(0);
+    }
+    // The same flag, with the wrong types, finds the entry malformed.
+    run_in(dir.path(), "fuzz-corpus", &["check", "-types", "string", "c"]).expect(1);
+}
+
+#[test]
+fn engine_tools_say_they_are_not_built_yet() {
+    let dir = tempdir();
+    for (tool, args) in [
+        ("fuzz-run", &["lib.so"][..]),
+        ("fuzz-worker", &["list", "lib.so"]),
+        ("fuzz-minimize", &["lib.so", "in"]),
+    ] {
+        let r = run_in(dir.path(), tool, args).expect(2);
+        r.one_line_error(tool, "not built yet");
+    }
+}
+
+#[test]
+fn broken_pipe_exits_0() {
+    let dir = tempdir();
+    let corpus = dir.path().join("c");
+    std::fs::create_dir(&corpus).unwrap();
+    for i in 0..3000 {
+        let body = format!("go test fuzz v1\nint64({i})\nstring(\"{}\")\n", "x".repeat(200));
+        std::fs::write(corpus.join(format!("e{i:05}")), body).unwrap();
+    }
+    let mut child = cmd(dir.path(), "fuzz-corpus", &["list", "c"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("e00000"));
+    // The reader is gone now; the tool must end quietly.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

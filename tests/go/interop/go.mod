@@ -1,0 +1,3 @@
+module example.com/interop
+
+go 1.19
