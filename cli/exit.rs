@@ -48,6 +48,15 @@ impl CliError {
         }
     }
 
+    /// A file operation that failed on an operand (exit 2), named by path.
+    pub fn io(path: &std::path::Path, e: &std::io::Error) -> CliError {
+        CliError::misuse(format!(
+            "{}: {}",
+            path.display(),
+            fuzz_core::error::describe(e)
+        ))
+    }
+
     /// A finding reported as an error (exit 1).
     pub fn finding(message: impl Into<String>) -> CliError {
         CliError {
@@ -80,7 +89,7 @@ impl From<std::io::Error> for CliError {
         CliError {
             status: Status::Misuse,
             broken_pipe: e.kind() == std::io::ErrorKind::BrokenPipe,
-            message: e.to_string(),
+            message: fuzz_core::error::describe(&e),
         }
     }
 }

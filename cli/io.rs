@@ -24,10 +24,9 @@ pub fn display(path: &Path) -> String {
 pub fn read_operand(path: &Path) -> Result<Vec<u8>, CliError> {
     if is_stdio(path) {
         let mut buf = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut buf)
-            .map_err(|e| CliError::misuse(format!("<stdin>: {e}")))?;
+        std::io::stdin().lock().read_to_end(&mut buf).map_err(|e| {
+            CliError::misuse(format!("<stdin>: {}", fuzz_core::error::describe(&e)))
+        })?;
         return Ok(buf);
     }
     if path.is_dir() {
@@ -36,7 +35,13 @@ pub fn read_operand(path: &Path) -> Result<Vec<u8>, CliError> {
             path.display()
         )));
     }
-    std::fs::read(path).map_err(|e| CliError::misuse(format!("{}: {e}", path.display())))
+    std::fs::read(path).map_err(|e| {
+        CliError::misuse(format!(
+            "{}: {}",
+            path.display(),
+            fuzz_core::error::describe(&e)
+        ))
+    })
 }
 
 /// Writes bytes to an output operand: stdout when `None` or `-`, else the

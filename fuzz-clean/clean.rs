@@ -59,7 +59,14 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
     }
     let done = plan::remove(&items);
     for (path, e) in &done.failed {
-        fuzz_cli::exit::warn(TOOL, &format!("cannot remove {}: {e}", path.display()));
+        fuzz_cli::exit::warn(
+            TOOL,
+            &format!(
+                "cannot remove {}: {}",
+                path.display(),
+                fuzz_core::error::describe(e)
+            ),
+        );
     }
     if !done.failed.is_empty() {
         return Err(CliError::misuse(format!(
@@ -93,8 +100,7 @@ fn check_target(t: &str) -> Result<(), CliError> {
 
 /// The cache id of LIB, which must be an existing file.
 fn library_id(lib: &Path) -> Result<String, CliError> {
-    let meta =
-        std::fs::metadata(lib).map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
+    let meta = std::fs::metadata(lib).map_err(|e| CliError::io(lib, &e))?;
     if meta.is_dir() {
         return Err(CliError::misuse(format!(
             "{}: is a directory, not a library",

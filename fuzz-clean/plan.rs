@@ -237,7 +237,7 @@ fn subdirs(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> CliError {
-    CliError::misuse(format!("{}: {e}", path.display()))
+    CliError::io(path, &e)
 }
 
 /// What a removal did.

@@ -61,7 +61,12 @@ fn vet(root: &Path, home: Option<&OsString>, source: &str) -> Result<Root, CliEr
     let meta = match root.symlink_metadata() {
         Ok(m) => m,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Root::Missing(root.into())),
-        Err(e) => return Err(CliError::misuse(format!("{shown} ({source}): {e}"))),
+        Err(e) => {
+            return Err(CliError::misuse(format!(
+                "{shown} ({source}): {}",
+                fuzz_core::error::describe(&e)
+            )))
+        }
     };
     if meta.file_type().is_symlink() {
         match root.metadata() {
@@ -76,16 +81,20 @@ fn vet(root: &Path, home: Option<&OsString>, source: &str) -> Result<Root, CliEr
             }
             Err(e) => {
                 return Err(refuse(&format!(
-                    "a symbolic link that cannot be followed: {e}"
+                    "a symbolic link that cannot be followed: {}",
+                    fuzz_core::error::describe(&e)
                 )))
             }
         }
     } else if !meta.is_dir() {
         return Err(refuse("not a directory"));
     }
-    let canon = root
-        .canonicalize()
-        .map_err(|e| CliError::misuse(format!("{shown} ({source}): {e}")))?;
+    let canon = root.canonicalize().map_err(|e| {
+        CliError::misuse(format!(
+            "{shown} ({source}): {}",
+            fuzz_core::error::describe(&e)
+        ))
+    })?;
     if canon.parent().is_none() {
         return Err(refuse("it is the root directory"));
     }

@@ -45,8 +45,7 @@ pub fn run(files: &[PathBuf], in_place: bool, rename: bool) -> Result<Status, Cl
         }
         fsutil::write_atomic(&target, canonical)?;
         if target != **path {
-            std::fs::remove_file(path)
-                .map_err(|e| CliError::misuse(format!("{}: {e}", path.display())))?;
+            std::fs::remove_file(path).map_err(|e| CliError::io(path, &e))?;
             fuzz_cli::io::print_line(target.display())?;
         }
         changed += 1;

@@ -33,7 +33,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
 /// missing one is reported before any output.
 fn corpus_files(operands: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     for op in operands {
-        std::fs::metadata(op).map_err(|e| CliError::misuse(format!("{}: {e}", op.display())))?;
+        std::fs::metadata(op).map_err(|e| CliError::io(op, &e))?;
     }
     let mut files = Vec::new();
     for op in operands {

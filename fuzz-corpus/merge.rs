@@ -43,8 +43,7 @@ pub fn run(dst: &Path, srcs: &[PathBuf]) -> Result<Status, CliError> {
     let mut have: HashSet<String> = HashSet::new();
     if dst.is_dir() {
         for path in files_in(dst)? {
-            let bytes = std::fs::read(&path)
-                .map_err(|e| CliError::misuse(format!("{}: {e}", path.display())))?;
+            let bytes = std::fs::read(&path).map_err(|e| CliError::io(&path, &e))?;
             have.insert(digest::sha256_hex(&bytes));
         }
     }

@@ -65,7 +65,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io { path, source } => write!(f, "{}: {}", path.display(), source),
+            Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe(source)),
             Error::Codec { path, line, reason } => match (path, line) {
                 (Some(p), 0) => write!(f, "{}: {reason}", p.display()),
                 (Some(p), n) => write!(f, "{}:{n}: {reason}", p.display()),
@@ -87,5 +87,15 @@ impl std::error::Error for Error {
             Error::Io { source, .. } => Some(source),
             _ => None,
         }
+    }
+}
+
+/// An I/O error as people want to read it: "No such file or directory",
+/// without Rust's "(os error 2)".
+pub fn describe(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(i) if text.ends_with(')') => text[..i].to_string(),
+        _ => text,
     }
 }

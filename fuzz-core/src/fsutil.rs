@@ -7,8 +7,12 @@ use std::io::Write;
 use std::path::Path;
 
 fn temp_in(dir: &Path) -> Result<tempfile::NamedTempFile> {
+    // 0666 before the umask, as Go and every ordinary tool creates files;
+    // tempfile's own default, 0600, would hide corpora from other users.
+    use std::os::unix::fs::PermissionsExt;
     tempfile::Builder::new()
         .prefix(".tmp-")
+        .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(|e| Error::io(dir, e))
 }
@@ -66,5 +70,13 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"three");
         let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary files left behind");
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            mode & 0o044,
+            0o044 & mode,
+            "readable by others unless the umask says no"
+        );
+        assert_ne!(mode, 0o600, "not tempfile's private default");
     }
 }

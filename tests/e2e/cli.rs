@@ -50,7 +50,11 @@ fn bad_flag_values_are_one_line_and_exit_2() {
         ("fuzz-run", &["-parallel", "0", "x.so"], "-parallel"),
         ("fuzz-run", &["-timeout", "-1s", "x.so"], "-timeout"),
         ("fuzz-minimize", &["x.so"], "INPUT"),
-        ("fuzz-corpus", &["check", "-types", "int, uintptr", "."], "uintptr"),
+        (
+            "fuzz-corpus",
+            &["check", "-types", "int, uintptr", "."],
+            "uintptr",
+        ),
         ("fuzz-clean", &["-older", "forever"], "-older"),
     ];
     for (tool, args, needle) in cases {
@@ -64,7 +68,11 @@ fn go_and_gnu_spellings_mean_the_same() {
     let dir = tempdir();
     let corpus = dir.path().join("c");
     std::fs::create_dir(&corpus).unwrap();
-    std::fs::write(corpus.join("a"), b"go test fuzz v1\nstring(\"a\")\nint64(1)\n").unwrap();
+    std::fs::write(
+        corpus.join("a"),
+        b"go test fuzz v1\nstring(\"a\")\nint64(1)\n",
+    )
+    .unwrap();
     for types in [
         &["-types", "string, int64"][..],
         &["-types=string, int64"],
@@ -77,7 +85,12 @@ fn go_and_gnu_spellings_mean_the_same() {
         run_in(dir.path(), "fuzz-corpus", &args).expect(0);
     }
     // The same flag, with the wrong types, finds the entry malformed.
-    run_in(dir.path(), "fuzz-corpus", &["check", "-types", "string", "c"]).expect(1);
+    run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["check", "-types", "string", "c"],
+    )
+    .expect(1);
 }
 
 #[test]
@@ -99,7 +112,10 @@ fn broken_pipe_exits_0() {
     let corpus = dir.path().join("c");
     std::fs::create_dir(&corpus).unwrap();
     for i in 0..3000 {
-        let body = format!("go test fuzz v1\nint64({i})\nstring(\"{}\")\n", "x".repeat(200));
+        let body = format!(
+            "go test fuzz v1\nint64({i})\nstring(\"{}\")\n",
+            "x".repeat(200)
+        );
         std::fs::write(corpus.join(format!("e{i:05}")), body).unwrap();
     }
     let mut child = cmd(dir.path(), "fuzz-corpus", &["list", "c"])
@@ -114,6 +130,15 @@ fn broken_pipe_exits_0() {
     assert!(first.contains("e00000"));
     // The reader is gone now; the tool must end quietly.
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

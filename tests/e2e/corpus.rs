@@ -13,16 +13,28 @@ fn write(dir: &Path, name: &str, body: &str) {
 #[test]
 fn list_shows_name_size_types_and_values() {
     let dir = tempdir();
-    let r = run_in(dir.path(), "fuzz-corpus", &["list", data(GO_BUG).to_str().unwrap()]).expect(0);
+    let r = run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["list", data(GO_BUG).to_str().unwrap()],
+    )
+    .expect(0);
     let out = r.out();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(lines[1].contains("dd41b1fa66f374c7") && lines[1].contains("30"));
-    assert!(lines[1].contains("[]byte") && lines[1].contains("\"BUG\""), "{out}");
+    assert!(
+        lines[1].contains("[]byte") && lines[1].contains("\"BUG\""),
+        "{out}"
+    );
     assert!(lines[0].contains("\"BUG\\x8f\\r0\""), "{out}");
 
-    let r = run_in(dir.path(), "fuzz-corpus", &["list", "-json", data(GO_BUG).to_str().unwrap()])
-        .expect(0);
+    let r = run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["list", "-json", data(GO_BUG).to_str().unwrap()],
+    )
+    .expect(0);
     for line in r.out().lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(v["types"][0], "[]byte");
@@ -58,7 +70,11 @@ fn check_passes_go_written_corpora() {
 fn check_names_file_and_line_and_exits_1() {
     let dir = tempdir();
     let c = dir.path().join("c");
-    write(&c, "0123456789abcdef", "go test fuzz v1\nstring(\"a\")\nint64(9223372036854775808)\n");
+    write(
+        &c,
+        "0123456789abcdef",
+        "go test fuzz v1\nstring(\"a\")\nint64(9223372036854775808)\n",
+    );
     let r = run_in(dir.path(), "fuzz-corpus", &["check", "c"]).expect(1);
     let out = r.out();
     assert!(
@@ -75,8 +91,16 @@ fn check_notes_names_that_are_not_digests_without_failing() {
     write(&c, "seed-one", "go test fuzz v1\nint(1)\n");
     write(&c, "0000000000000000", "go test fuzz v1\nint(2)\n");
     let r = run_in(dir.path(), "fuzz-corpus", &["check", "c"]).expect(0);
-    assert!(r.stderr.contains("seed-one: name is not a digest"), "{}", r.stderr);
-    assert!(r.stderr.contains("0000000000000000: name does not match"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("seed-one: name is not a digest"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("0000000000000000: name does not match"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -84,8 +108,18 @@ fn check_with_types_applies_gos_type_check() {
     let dir = tempdir();
     let c = dir.path().join("c");
     write(&c, "a", "go test fuzz v1\nstring(\"a\")\nint64(1)\n");
-    run_in(dir.path(), "fuzz-corpus", &["check", "-types", "string, int64", "c"]).expect(0);
-    let r = run_in(dir.path(), "fuzz-corpus", &["check", "-types", "string, int", "c"]).expect(1);
+    run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["check", "-types", "string, int64", "c"],
+    )
+    .expect(0);
+    let r = run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["check", "-types", "string, int", "c"],
+    )
+    .expect(1);
     assert!(r.out().contains("mismatched types"), "{}", r.out());
 }
 
@@ -103,9 +137,16 @@ fn fmt_prints_gos_canonical_form() {
         "go test fuzz v1\nrune('A')\nbyte('\\a')\nfloat64(0.25)\nint64(255)\n"
     );
     // Unchanged on disk without -w.
-    assert!(std::fs::read_to_string(dir.path().join("odd")).unwrap().contains("0x_ff"));
-    let r = run_with_stdin(dir.path(), "fuzz-corpus", &["fmt", "-"], b"go test fuzz v1\nbyte(65)\n")
-        .expect(0);
+    assert!(std::fs::read_to_string(dir.path().join("odd"))
+        .unwrap()
+        .contains("0x_ff"));
+    let r = run_with_stdin(
+        dir.path(),
+        "fuzz-corpus",
+        &["fmt", "-"],
+        b"go test fuzz v1\nbyte(65)\n",
+    )
+    .expect(0);
     assert_eq!(r.out(), "go test fuzz v1\nbyte('A')\n");
 }
 
@@ -116,13 +157,21 @@ fn fmt_w_and_rename_rewrite_in_place() {
     write(&c, "a", "go test fuzz v1\nint64(0x10)\n");
     write(&c, "b", "go test fuzz v1\nint64(16)\n");
     run_in(dir.path(), "fuzz-corpus", &["fmt", "-w", "c/a", "c/b"]).expect(0);
-    assert_eq!(std::fs::read_to_string(c.join("a")).unwrap(), "go test fuzz v1\nint64(16)\n");
+    assert_eq!(
+        std::fs::read_to_string(c.join("a")).unwrap(),
+        "go test fuzz v1\nint64(16)\n"
+    );
     let r = run_in(dir.path(), "fuzz-corpus", &["fmt", "-rename", "c/a"]).expect(0);
     let name = fuzz_core::digest::entry_name(b"go test fuzz v1\nint64(16)\n");
     assert_eq!(r.out().trim(), format!("c/{name}"));
     assert!(!c.join("a").exists() && c.join(&name).exists());
     // Renaming a file that already has its digest name changes nothing.
-    let r = run_in(dir.path(), "fuzz-corpus", &["fmt", "-rename", &format!("c/{name}")]).expect(0);
+    let r = run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["fmt", "-rename", &format!("c/{name}")],
+    )
+    .expect(0);
     assert!(r.out().is_empty());
 }
 
@@ -154,7 +203,11 @@ fn fmt_refuses_bad_input_and_changes_nothing() {
 #[test]
 fn merge_takes_the_union_without_duplicates() {
     let dir = tempdir();
-    let (a, b, dst) = (dir.path().join("a"), dir.path().join("b"), dir.path().join("dst"));
+    let (a, b, dst) = (
+        dir.path().join("a"),
+        dir.path().join("b"),
+        dir.path().join("dst"),
+    );
     write(&a, "one", "go test fuzz v1\nint(1)\n");
     write(&a, "two", "go test fuzz v1\nint(2)\n");
     write(&b, "two-again", "go test fuzz v1\nint(2)\n");
@@ -203,16 +256,24 @@ fn concurrent_merges_into_one_directory_are_safe() {
     }
     let children: Vec<_> = (0..4)
         .map(|s| {
-            cmd(dir.path(), "fuzz-corpus", &["merge", "dst", &format!("src{s}")])
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
+            cmd(
+                dir.path(),
+                "fuzz-corpus",
+                &["merge", "dst", &format!("src{s}")],
+            )
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
         })
         .collect();
     for c in children {
         let out = c.wait_with_output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let entries: Vec<_> = std::fs::read_dir(dir.path().join("dst")).unwrap().collect();
     // 0..600 distinct values, no temporary files left.
@@ -221,6 +282,9 @@ fn concurrent_merges_into_one_directory_are_safe() {
         let p = e.unwrap().path();
         let bytes = std::fs::read(&p).unwrap();
         assert!(fuzz_core::codec::decode(&bytes).is_ok());
-        assert!(fuzz_core::digest::name_matches(p.file_name().unwrap().to_str().unwrap(), &bytes));
+        assert!(fuzz_core::digest::name_matches(
+            p.file_name().unwrap().to_str().unwrap(),
+            &bytes
+        ));
     }
 }

@@ -137,7 +137,14 @@ fn go_test_replays_corpora_our_tools_wrote() {
             let r = run_in(
                 &pkg,
                 "fuzz-convert",
-                &["to-v1", "-type", ty, "-dir", dir.to_str().unwrap(), file.to_str().unwrap()],
+                &[
+                    "to-v1",
+                    "-type",
+                    ty,
+                    "-dir",
+                    dir.to_str().unwrap(),
+                    file.to_str().unwrap(),
+                ],
             )
             .expect(0);
             let written = std::path::PathBuf::from(r.out().trim());
@@ -164,12 +171,19 @@ fn go_test_replays_corpora_our_tools_wrote() {
         files.push((path, fails, decode(text.as_bytes()).unwrap()));
     }
     let mut args = vec!["fmt", "-rename"];
-    let names: Vec<String> = files.iter().map(|(p, _, _)| p.to_str().unwrap().to_string()).collect();
+    let names: Vec<String> = files
+        .iter()
+        .map(|(p, _, _)| p.to_str().unwrap().to_string())
+        .collect();
     args.extend(names.iter().map(String::as_str));
     let r = run_in(&pkg, "fuzz-corpus", &args).expect(0);
     let out = r.out();
     let renamed: Vec<&str> = out.lines().collect();
-    assert_eq!(renamed.len(), files.len(), "every hand-written file was renamed");
+    assert_eq!(
+        renamed.len(),
+        files.len(),
+        "every hand-written file was renamed"
+    );
     for ((_, fails, values), new_path) in files.iter().zip(&renamed) {
         let name = Path::new(new_path).file_name().unwrap().to_str().unwrap();
         assert_eq!(
@@ -191,9 +205,17 @@ fn go_test_replays_corpora_our_tools_wrote() {
     );
     for (name, (pass, log)) in &expected {
         let (go_pass, go_log) = &seen[name];
-        assert_eq!(go_pass, pass, "{name}: Go {}", if *go_pass { "passed" } else { "failed" });
+        assert_eq!(
+            go_pass,
+            pass,
+            "{name}: Go {}",
+            if *go_pass { "passed" } else { "failed" }
+        );
         assert_eq!(go_log, log, "{name}: Go decoded other values");
     }
     let failing = expected.values().filter(|(p, _)| !p).count();
-    assert!(failing >= 10 && failing < expected.len() - 10, "{failing} failing entries");
+    assert!(
+        failing >= 10 && failing < expected.len() - 10,
+        "{failing} failing entries"
+    );
 }

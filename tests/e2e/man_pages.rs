@@ -63,7 +63,13 @@ fn man_pages_read_well() {
         let text: String = text
             .split('\u{8}')
             .enumerate()
-            .map(|(i, s)| if i == 0 { s } else { &s[s.char_indices().nth(1).map_or(s.len(), |(j, _)| j)..] })
+            .map(|(i, s)| {
+                if i == 0 {
+                    s
+                } else {
+                    &s[s.char_indices().nth(1).map_or(s.len(), |(j, _)| j)..]
+                }
+            })
             .collect();
         for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "EXAMPLES"] {
             assert!(text.contains(section), "{tool}(1) lacks {section}:\n{text}");
@@ -78,7 +84,16 @@ fn man_pages_read_well() {
 #[test]
 fn convert_page_documents_the_v1_format() {
     let page = std::fs::read_to_string(page_path("fuzz-convert")).unwrap();
-    for needle in ["go test fuzz v1", "Float64frombits", "Unicode 13", "custom(", "SHA"] {
-        assert!(page.contains(needle), "fuzz-convert(1) should mention {needle}");
+    for needle in [
+        "go test fuzz v1",
+        "Float64frombits",
+        "Unicode 13",
+        "custom(",
+        "SHA",
+    ] {
+        assert!(
+            page.contains(needle),
+            "fuzz-convert(1) should mention {needle}"
+        );
     }
 }
