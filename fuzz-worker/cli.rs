@@ -8,7 +8,7 @@ use std::path::PathBuf;
     name = "fuzz-worker",
     version,
     about = "Load a coverage-instrumented target library and run inputs through its targets, in-process",
-    long_about = "fuzz-worker loads a target library and executes its targets in-process. fuzz-run starts it as a worker; people use it to list a library's targets and to run single inputs.\n\nThe executor is not built yet: this release parses the flags and answers -help and -version."
+    long_about = "fuzz-worker loads a target library and executes its targets in-process. fuzz-run starts it as a worker; people use it to list a library's targets and to run single inputs.\n\nIt provides every SanitizerCoverage callback instrumented code references (inline 8-bit counters and PC tables, trace-pc-guard, gcc's trace-pc, the trace-cmp family) and interposes libc's memcmp, strcmp and friends, so comparisons reach the fuzzer. A library built with -fsanitize=address -shared-libasan is run with the AddressSanitizer runtime preloaded."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -25,6 +25,9 @@ pub enum Command {
         /// Print one JSON object per target.
         #[arg(long = "json")]
         json: bool,
+        /// Sanitizer runtime to preload (default: asked from clang-19).
+        #[arg(long = "sanitizer-runtime", value_name = "PATH")]
+        sanitizer_runtime: Option<PathBuf>,
     },
     /// Run inputs through a target, one by one, and report each.
     Run {
@@ -43,14 +46,71 @@ pub enum Command {
         /// Sanitizer runtime to preload (default: asked from clang-19).
         #[arg(long = "sanitizer-runtime", value_name = "PATH")]
         sanitizer_runtime: Option<PathBuf>,
+        /// Memory limit in MiB; a run that exceeds it is "out of memory".
+        #[arg(long = "rss_limit_mb", value_name = "MB", default_value_t = 2048)]
+        rss_limit_mb: u64,
+        /// Also print how many coverage features each input reached, and a fingerprint of them.
+        #[arg(long = "coverage")]
+        coverage: bool,
         /// Input files; - reads one input from stdin.
         #[arg(value_name = "INPUT", required = true)]
         inputs: Vec<PathBuf>,
+    },
+    /// Measure the cost of one bare execution (reset counters, call, read counters), in-process.
+    Bench {
+        /// The target library.
+        #[arg(value_name = "LIB.so")]
+        lib: PathBuf,
+        /// The target to run (needed when the library has several).
+        #[arg(long = "target", value_name = "NAME")]
+        target: Option<String>,
+        /// Number of executions.
+        #[arg(long = "n", value_name = "N", default_value_t = 100_000)]
+        n: u64,
+        /// The input is raw bytes, not a v1 file.
+        #[arg(long = "raw")]
+        raw: bool,
+        /// Sanitizer runtime to preload (default: asked from clang-19).
+        #[arg(long = "sanitizer-runtime", value_name = "PATH")]
+        sanitizer_runtime: Option<PathBuf>,
+        /// The input to execute (default: the zero values of the target's arguments).
+        #[arg(value_name = "INPUT")]
+        input: Option<PathBuf>,
     },
 }
 
 pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
+        (
+            "OUTPUT",
+            "list prints one line per target: its name, a tab, and its argument types (\"[]byte\" for a libFuzzer entry point). With -json, one object per line with the fields name, kind (\"libfuzzer\" or \"typed\"), symbol and args.
+
+run prints one line per input, \"INPUT: outcome\", where the outcome is one of:
+
+ok :: The target returned normally (a libFuzzer entry returned anything but -1; a typed target returned 0).
+
+rejected :: The target returned -1 (Go's t.Skip): the input is not interesting.
+
+failed: MESSAGE :: A typed target returned another value; MESSAGE is what it wrote to stderr while running the input.
+
+crashed: KIND :: The target died of a signal (SIGSEGV, SIGABRT, …) or a sanitizer report (asan: heap-buffer-overflow, …). The lines after it, indented, are what the target wrote and a symbolized backtrace.
+
+stack overflow :: The target overflowed its stack.
+
+timed out after D :: The input ran longer than -timeout (the first input in each worker process is allowed max(60s, 10 × -timeout), for lazy initialisation).
+
+out of memory :: The worker's resident memory passed -rss_limit_mb.
+
+exited with status N :: The target called exit().
+
+One crashing input does not stop the rest: each runs in a worker process that is replaced when it dies. Exit status 1 when any input failed, crashed, hung or ran out of memory.",
+        ),
+        (
+            "ENVIRONMENT",
+            "ASAN_OPTIONS :: Passed on to AddressSanitizer, after fuzz-worker's own defaults (abort_on_error=1:detect_leaks=0).
+
+LD_PRELOAD :: Kept, after the sanitizer runtime when one is needed.",
+        ),
         ("EXIT STATUS", crate::man::EXIT_STATUS),
         (
             "EXAMPLES",

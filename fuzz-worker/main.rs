@@ -1,10 +1,186 @@
-//! fuzz-worker: flags are parsed; the engine behind them lands with the engine
-//! issues, so every run ends with a clear "not built yet" error.
+//! fuzz-worker: loads a coverage-instrumented target library and runs
+//! inputs through its targets in-process.
+//!
+//! This crate owns the SanitizerCoverage runtime (`sancov.rs`, `c/`):
+//! instrumented libraries resolve their callbacks against this executable,
+//! which exports them (`-rdynamic`, see build.rs).
+
+mod coverage;
+mod crash;
+mod inputs;
+mod library;
+mod mutate;
+mod sancov;
+mod sanitizer;
+mod supervise;
+
+use fuzz_cli::io::print_line;
+use fuzz_cli::worker::{Cli, Command};
+use fuzz_cli::{CliError, Status};
+use library::{Kind, Library};
+use std::path::Path;
+use std::time::Instant;
+use supervise::Outcome;
+
+const TOOL: &str = "fuzz-worker";
 
 fn main() -> std::process::ExitCode {
-    fuzz_cli::exit::run::<fuzz_cli::worker::Cli, _>("fuzz-worker", |_cli| {
-        Err(fuzz_cli::CliError::misuse(
-            "not built yet: this release of fuzz-worker only parses its flags",
-        ))
-    })
+    fuzz_cli::exit::run::<Cli, _>(TOOL, run)
+}
+
+fn open(lib: &Path, runtime: Option<&Path>) -> Result<Library, CliError> {
+    sanitizer::ensure_runtime(lib, runtime)
+        .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
+    Library::open(lib).map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))
+}
+
+fn run(cli: Cli) -> Result<Status, CliError> {
+    match cli.command {
+        Command::List {
+            lib,
+            json,
+            sanitizer_runtime,
+        } => {
+            let lib = open(&lib, sanitizer_runtime.as_deref())?;
+            for t in &lib.targets {
+                if json {
+                    let obj = serde_json::json!({
+                        "name": t.name,
+                        "kind": match t.kind { Kind::LibFuzzer => "libfuzzer", Kind::Typed => "typed" },
+                        "symbol": t.symbol,
+                        "args": t.args.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+                    });
+                    print_line(obj)?;
+                } else {
+                    print_line(format!("{}\t{}", t.name, t.signature()))?;
+                }
+            }
+            Ok(Status::Success)
+        }
+        Command::Run {
+            lib,
+            target,
+            timeout,
+            raw,
+            sanitizer_runtime,
+            rss_limit_mb,
+            coverage,
+            inputs,
+        } => {
+            let lib = open(&lib, sanitizer_runtime.as_deref())?;
+            let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
+            let packed = inputs
+                .iter()
+                .map(|p| inputs::load(p, target, raw))
+                .collect::<Result<Vec<_>, _>>()?;
+            let init = || lib.initialize();
+            let job = supervise::Job {
+                function: lib.function(target),
+                kind: target.kind.clone(),
+                inputs: &packed,
+                timeout,
+                rss_limit_mb,
+                init: &init,
+            };
+            let outcomes = supervise::run_all(&job).map_err(CliError::misuse)?;
+            let mut finding = false;
+            for (path, outcome) in inputs.iter().zip(&outcomes) {
+                finding |= outcome.is_finding();
+                print_line(format!(
+                    "{}: {}",
+                    fuzz_cli::io::display(path),
+                    describe(outcome, coverage)
+                ))?;
+            }
+            Ok(if finding {
+                Status::Finding
+            } else {
+                Status::Success
+            })
+        }
+        Command::Bench {
+            lib,
+            target,
+            n,
+            raw,
+            sanitizer_runtime,
+            input,
+        } => {
+            let lib = open(&lib, sanitizer_runtime.as_deref())?;
+            let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
+            let data = match &input {
+                Some(p) => inputs::load(p, target, raw)?,
+                None => inputs::zero(target),
+            };
+            lib.initialize();
+            let f = lib.function(target);
+            let map = coverage::CounterMap::new();
+            let mut features = Vec::with_capacity(1 << 16);
+            map.reset();
+            // Warm up (first executions initialise lazily), then measure.
+            for _ in 0..(n / 10).clamp(1, 1000) {
+                // SAFETY: calling the target as its contract says.
+                unsafe { f(data.as_ptr(), data.len()) };
+                features.clear();
+                map.collect(&mut features);
+            }
+            let start = Instant::now();
+            for _ in 0..n {
+                sancov::set_tracing(true);
+                // SAFETY: as above.
+                unsafe { f(data.as_ptr(), data.len()) };
+                sancov::set_tracing(false);
+                features.clear();
+                map.collect(&mut features);
+            }
+            let elapsed = start.elapsed();
+            let per = elapsed.as_nanos() as f64 / n.max(1) as f64;
+            print_line(format!(
+                "{}: {n} executions in {:.3}s: {per:.0} ns/exec ({:.0} execs/s), {} counters ({} PC table entries), {} features per execution",
+                target.name,
+                elapsed.as_secs_f64(),
+                1e9 / per.max(1e-9),
+                map.module_counters(),
+                sancov::pc_table_entries(),
+                features.len()
+            ))?;
+            Ok(Status::Success)
+        }
+    }
+}
+
+/// The one-line outcome of an input, with any report indented below it.
+fn describe(outcome: &Outcome, coverage: bool) -> String {
+    let cov = |c: &Option<(usize, u64)>| match (coverage, c) {
+        (true, Some((n, fp))) => format!(" (coverage: {n} features, fingerprint {fp:016x})"),
+        _ => String::new(),
+    };
+    let indent = |report: &str| -> String {
+        let lines: Vec<&str> = report.lines().collect();
+        // The tail: a long report keeps its last 60 lines.
+        let tail = &lines[lines.len().saturating_sub(60)..];
+        tail.iter().map(|l| format!("\n    {l}")).collect()
+    };
+    match outcome {
+        Outcome::Ok { cov: c } => format!("ok{}", cov(c)),
+        Outcome::Rejected { cov: c } => format!("rejected{}", cov(c)),
+        Outcome::Failed { message, cov: c } => {
+            let mut lines = message.lines();
+            let first = lines.next().unwrap_or("");
+            let rest: Vec<&str> = lines.collect();
+            format!("failed: {first}{}{}", cov(c), indent(&rest.join("\n")))
+        }
+        Outcome::Crashed { kind, report } => format!("crashed: {kind}{}", indent(report)),
+        Outcome::StackOverflow { report } => format!("stack overflow{}", indent(report)),
+        Outcome::TimedOut { after } => format!("timed out after {after:?}"),
+        Outcome::OutOfMemory { rss_mb, report } => {
+            format!("out of memory ({rss_mb} MiB resident){}", indent(report))
+        }
+        Outcome::Exited { code, report } => {
+            format!(
+                "exited with status {code} (the target called exit){}",
+                indent(report)
+            )
+        }
+    }
 }

@@ -1,0 +1,200 @@
+/*
+ * The parts of fuzz-worker's SanitizerCoverage runtime that are C:
+ *
+ *  - the thread-local __sancov_lowest_stack that -fsanitize=fuzzer-no-link
+ *    builds reference (stable Rust cannot define a TLS export);
+ *  - __sanitizer_cov_trace_pc, which needs its caller's address (gcc's
+ *    trace-pc gives no guard, only the return address);
+ *  - the libc comparison functions fuzz-worker interposes (memcmp, bcmp,
+ *    strcmp, ...), so that comparisons made through libc, and Rust slice
+ *    equality, reach the fuzzer as libFuzzer's do.
+ *
+ * This file is compiled with -fno-builtin, so the compiler never turns the
+ * comparison loops below back into calls to the functions they define.
+ * Everything else (counters, the comparison table) lives in Rust; the hooks
+ * called from here are defined in fuzz-worker/sancov.rs.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+__thread uintptr_t __sancov_lowest_stack;
+
+/* Set by the worker while a target runs; comparisons made outside a target
+ * execution (the worker's own) are not recorded. */
+volatile int fuzz_worker_tracing;
+
+/* --- trace-pc: hashed (module-relative) PCs, AFL-style edges ------------ */
+
+#define PC_MODULES 64
+struct pc_module {
+    uintptr_t lo, hi;
+};
+static struct pc_module pc_modules[PC_MODULES];
+static int pc_module_count;
+
+/* 64 KiB of 8-bit counters, read and reset by the worker. */
+uint8_t fuzz_worker_pc_map[1 << 16];
+static __thread uintptr_t pc_prev;
+
+void fuzz_worker_pc_add_module(uintptr_t lo, uintptr_t hi) {
+    if (pc_module_count < PC_MODULES) {
+        pc_modules[pc_module_count].lo = lo;
+        pc_modules[pc_module_count].hi = hi;
+        pc_module_count++;
+    }
+}
+
+void fuzz_worker_pc_reset_edge(void) { pc_prev = 0; }
+
+static inline uintptr_t hash_pc(uintptr_t pc) {
+    /* Relative to the module's load address, so that workers with different
+     * ASLR bases agree on coverage. */
+    for (int i = 0; i < pc_module_count; i++) {
+        if (pc >= pc_modules[i].lo && pc < pc_modules[i].hi) {
+            pc = (pc - pc_modules[i].lo) + ((uintptr_t)i << 40);
+            break;
+        }
+    }
+    uint64_t h = (uint64_t)pc * 0x9e3779b97f4a7c15ULL;
+    return (uintptr_t)(h >> 48);
+}
+
+void __sanitizer_cov_trace_pc(void) {
+    uintptr_t cur = hash_pc((uintptr_t)__builtin_return_address(0));
+    fuzz_worker_pc_map[(cur ^ pc_prev) & 0xffff]++;
+    pc_prev = cur >> 1;
+}
+
+/* --- interposed libc comparisons ------------------------------------- */
+
+/* Defined in Rust: records up to 32 bytes of each operand. */
+void fuzz_worker_hook_memcmp(const void *a, const void *b, size_t n1, size_t n2);
+
+static inline void hook(const void *a, const void *b, size_t n1, size_t n2) {
+    if (fuzz_worker_tracing && n1 && n2)
+        fuzz_worker_hook_memcmp(a, b, n1, n2);
+}
+
+static size_t bounded_len(const char *s, size_t max) {
+    size_t n = 0;
+    while (n < max && s[n])
+        n++;
+    return n;
+}
+
+static inline int lower(int c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+
+int memcmp(const void *a, const void *b, size_t n) {
+    const unsigned char *p = a, *q = b;
+    int r = 0;
+    size_t i = 0;
+    for (; i < n; i++) {
+        if (p[i] != q[i]) {
+            r = p[i] < q[i] ? -1 : 1;
+            break;
+        }
+    }
+    if (r)
+        hook(a, b, n, n);
+    return r;
+}
+
+int bcmp(const void *a, const void *b, size_t n) {
+    const unsigned char *p = a, *q = b;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != q[i]) {
+            hook(a, b, n, n);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int strcmp(const char *a, const char *b) {
+    size_t i = 0;
+    for (;; i++) {
+        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x != y || !x) {
+            if (x != y)
+                hook(a, b, bounded_len(a, 64), bounded_len(b, 64));
+            return x < y ? -1 : (x > y ? 1 : 0);
+        }
+    }
+}
+
+int strncmp(const char *a, const char *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x != y || !x) {
+            if (x != y)
+                hook(a, b, bounded_len(a, n), bounded_len(b, n));
+            return x < y ? -1 : (x > y ? 1 : 0);
+        }
+    }
+    return 0;
+}
+
+int strcasecmp(const char *a, const char *b) {
+    for (size_t i = 0;; i++) {
+        int x = lower((unsigned char)a[i]), y = lower((unsigned char)b[i]);
+        if (x != y || !x) {
+            if (x != y)
+                hook(a, b, bounded_len(a, 64), bounded_len(b, 64));
+            return x - y;
+        }
+    }
+}
+
+int strncasecmp(const char *a, const char *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        int x = lower((unsigned char)a[i]), y = lower((unsigned char)b[i]);
+        if (x != y || !x) {
+            if (x != y)
+                hook(a, b, bounded_len(a, n), bounded_len(b, n));
+            return x - y;
+        }
+    }
+    return 0;
+}
+
+static const char *find(const char *h, size_t hn, const char *n, size_t nn, int nocase) {
+    if (nn == 0)
+        return h;
+    for (size_t i = 0; i + nn <= hn; i++) {
+        size_t j = 0;
+        while (j < nn && (nocase ? lower((unsigned char)h[i + j]) == lower((unsigned char)n[j])
+                                 : h[i + j] == n[j]))
+            j++;
+        if (j == nn)
+            return h + i;
+    }
+    return NULL;
+}
+
+static size_t full_len(const char *s) {
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+char *strstr(const char *h, const char *n) {
+    const char *r = find(h, full_len(h), n, full_len(n), 0);
+    if (!r)
+        hook(h, n, bounded_len(h, 64), bounded_len(n, 64));
+    return (char *)r;
+}
+
+char *strcasestr(const char *h, const char *n) {
+    const char *r = find(h, full_len(h), n, full_len(n), 1);
+    if (!r)
+        hook(h, n, bounded_len(h, 64), bounded_len(n, 64));
+    return (char *)r;
+}
+
+void *memmem(const void *h, size_t hn, const void *n, size_t nn) {
+    const char *r = find(h, hn, n, nn, 0);
+    if (!r)
+        hook(h, n, hn < 64 ? hn : 64, nn);
+    return (void *)r;
+}

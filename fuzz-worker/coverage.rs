@@ -1,0 +1,163 @@
+//! Reading coverage after an execution: every counter the instrumented
+//! modules wrote, bucketed by powers of two (as Go and AFL bucket hit
+//! counts) into *features* the coordinator can merge as a set.
+//!
+//! Reading also resets: each counter table is walked once per execution, a
+//! 64-bit word at a time, and words that are zero (nearly all of them on a
+//! large target) cost one load and one compare.
+
+use crate::sancov::{self, Region, GUARDS_USED, GUARD_COUNTERS};
+use std::sync::atomic::Ordering;
+
+/// A covered counter and its hit-count bucket: `index << 3 | bucket`.
+pub type Feature = u32;
+
+/// Where the counters live, in a fixed order so that every worker loading
+/// the same library numbers them alike: the inline 8-bit counter regions in
+/// registration order, then the guard counters, then the trace-pc map.
+pub struct CounterMap {
+    tables: Vec<(*mut u8, usize, u32)>, // (start, len, first index)
+    total: u32,
+}
+
+/// log2 bucket of a hit count (1 → 0, 2-3 → 1, 4-7 → 2, … 128-255 → 7).
+#[inline(always)]
+fn bucket(count: u8) -> u32 {
+    7 - count.leading_zeros()
+}
+
+impl CounterMap {
+    /// Snapshots the counter tables registered so far. Call it after the
+    /// target library is loaded (its constructors register them).
+    pub fn new() -> CounterMap {
+        let mut tables = Vec::new();
+        let mut next: u32 = 0;
+        let regions: Vec<Region> = sancov::REGIONS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        for r in regions {
+            tables.push((r.start, r.len, next));
+            next += r.len as u32;
+        }
+        let guards = GUARDS_USED.load(Ordering::Relaxed);
+        if guards > 0 {
+            let len = (guards + 1).min(sancov::GUARDS);
+            tables.push((GUARD_COUNTERS.get() as *mut u8, len, next));
+            next += len as u32;
+        }
+        // SAFETY: taking the address of the C map, never a reference.
+        let pc_map = std::ptr::addr_of_mut!(sancov::fuzz_worker_pc_map) as *mut u8;
+        tables.push((pc_map, 1 << 16, next));
+        next += 1 << 16;
+        CounterMap {
+            tables,
+            total: next,
+        }
+    }
+
+    /// Counters of instrumented modules (without the fixed trace-pc map).
+    pub fn module_counters(&self) -> u32 {
+        self.total - (1 << 16)
+    }
+
+    /// Zeroes every counter.
+    pub fn reset(&self) {
+        for &(start, len, _) in &self.tables {
+            // SAFETY: each table is `len` writable bytes (see `new`).
+            unsafe { std::ptr::write_bytes(start, 0, len) };
+        }
+        sancov::reset_pc_edge();
+    }
+
+    /// Appends the features of the last execution to `out` and zeroes the
+    /// counters, in one pass.
+    pub fn collect(&self, out: &mut Vec<Feature>) {
+        for &(start, len, first) in &self.tables {
+            // SAFETY: each table is `len` readable and writable bytes.
+            unsafe { collect_table(start, len, first, out) };
+        }
+        sancov::reset_pc_edge();
+    }
+}
+
+/// # Safety
+/// `start..start+len` must be valid, writable memory.
+unsafe fn collect_table(start: *mut u8, len: usize, first: u32, out: &mut Vec<Feature>) {
+    let mut i = 0;
+    // Unaligned head, byte by byte.
+    while i < len && (start as usize + i) % 8 != 0 {
+        take(start.add(i), first + i as u32, out);
+        i += 1;
+    }
+    // Aligned body, a word at a time.
+    while i + 8 <= len {
+        let w = start.add(i) as *mut u64;
+        if *w != 0 {
+            for k in 0..8 {
+                take(start.add(i + k), first + (i + k) as u32, out);
+            }
+        }
+        i += 8;
+    }
+    while i < len {
+        take(start.add(i), first + i as u32, out);
+        i += 1;
+    }
+}
+
+#[inline(always)]
+unsafe fn take(p: *mut u8, index: u32, out: &mut Vec<Feature>) {
+    let c = *p;
+    if c != 0 {
+        out.push((index << 3) | bucket(c));
+        *p = 0;
+    }
+}
+
+/// A short fingerprint of a feature set, to tell coverage apart in output.
+pub fn fingerprint(features: &[Feature]) -> u64 {
+    let mut sorted = features.to_vec();
+    sorted.sort_unstable();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in sorted {
+        for b in f.to_le_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_powers_of_two() {
+        assert_eq!(bucket(1), 0);
+        assert_eq!(bucket(2), 1);
+        assert_eq!(bucket(3), 1);
+        assert_eq!(bucket(4), 2);
+        assert_eq!(bucket(127), 6);
+        assert_eq!(bucket(128), 7);
+        assert_eq!(bucket(255), 7);
+    }
+
+    #[test]
+    fn collect_reads_and_resets_unaligned_tables() {
+        let mut buf = vec![0u8; 40];
+        let base = buf.as_mut_ptr();
+        // An unaligned window of 29 bytes.
+        let (start, len) = unsafe { (base.add(3), 29) };
+        unsafe {
+            *start = 1;
+            *start.add(9) = 5;
+            *start.add(28) = 200;
+        }
+        let mut out = Vec::new();
+        unsafe { collect_table(start, len, 100, &mut out) };
+        out.sort();
+        assert_eq!(out, vec![100 << 3, (109 << 3) | 2, (128 << 3) | 7]);
+        assert!(buf.iter().all(|&b| b == 0));
+    }
+}

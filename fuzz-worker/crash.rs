@@ -1,0 +1,221 @@
+//! What a worker does when the target crashes: an alternate signal stack
+//! (so a stack overflow can be reported at all), handlers that write the
+//! signal, whether it was a stack overflow, and a symbolized backtrace to
+//! stderr, tell the supervisor on the report pipe, and then let the signal
+//! kill the process as it would have.
+//!
+//! Installed only in the process that runs targets, after fork, before the
+//! first execution.
+
+use std::io::Write;
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+
+static REPORT_FD: AtomicI32 = AtomicI32::new(-1);
+static STACK_LO: AtomicUsize = AtomicUsize::new(0);
+static STACK_HI: AtomicUsize = AtomicUsize::new(0);
+
+const SIGNALS: [libc::c_int; 6] = [
+    libc::SIGSEGV,
+    libc::SIGBUS,
+    libc::SIGILL,
+    libc::SIGFPE,
+    libc::SIGABRT,
+    libc::SIGTRAP,
+];
+const ALT_STACK: usize = 4 << 20;
+
+/// Signal name, for reports.
+pub fn signal_name(sig: libc::c_int) -> String {
+    match sig {
+        libc::SIGSEGV => "SIGSEGV".into(),
+        libc::SIGBUS => "SIGBUS".into(),
+        libc::SIGILL => "SIGILL".into(),
+        libc::SIGFPE => "SIGFPE".into(),
+        libc::SIGABRT => "SIGABRT".into(),
+        libc::SIGTRAP => "SIGTRAP".into(),
+        libc::SIGKILL => "SIGKILL".into(),
+        libc::SIGTERM => "SIGTERM".into(),
+        libc::SIGINT => "SIGINT".into(),
+        libc::SIGPIPE => "SIGPIPE".into(),
+        libc::SIGSYS => "SIGSYS".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+/// Installs the handlers. `report_fd` receives one line, `C <signal>
+/// <stack-overflow 0|1>`, when the target crashes.
+pub fn install(report_fd: RawFd) {
+    REPORT_FD.store(report_fd, Ordering::Relaxed);
+    // SAFETY: plain libc calls on this thread's own attributes and a fresh
+    // mapping for the alternate stack; handlers are installed with
+    // SA_ONSTACK so a stack overflow still has a stack to run on.
+    unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) == 0 {
+            let mut addr: *mut libc::c_void = std::ptr::null_mut();
+            let mut size: libc::size_t = 0;
+            libc::pthread_attr_getstack(&attr, &mut addr, &mut size);
+            STACK_LO.store(addr as usize, Ordering::Relaxed);
+            STACK_HI.store(addr as usize + size, Ordering::Relaxed);
+            libc::pthread_attr_destroy(&mut attr);
+        }
+        let stack = libc::mmap(
+            std::ptr::null_mut(),
+            ALT_STACK,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        if stack != libc::MAP_FAILED {
+            let ss = libc::stack_t {
+                ss_sp: stack,
+                ss_flags: 0,
+                ss_size: ALT_STACK,
+            };
+            libc::sigaltstack(&ss, std::ptr::null_mut());
+        }
+        for sig in SIGNALS {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = handler as *const () as usize;
+            sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+fn is_stack_overflow(sig: libc::c_int, addr: usize) -> bool {
+    if sig != libc::SIGSEGV && sig != libc::SIGBUS {
+        return false;
+    }
+    let lo = STACK_LO.load(Ordering::Relaxed);
+    let hi = STACK_HI.load(Ordering::Relaxed);
+    // The guard area lies just below the lowest stack address; a fault
+    // near the bottom of the stack is an overflow.
+    lo != 0 && addr < hi && addr + (1 << 20) >= lo && addr < lo + (64 << 10)
+}
+
+extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
+    // Restore the default first: a fault inside this handler then kills
+    // the process instead of looping.
+    // SAFETY: resetting a disposition and reading the siginfo the kernel
+    // passed.
+    let addr = unsafe {
+        for s in SIGNALS {
+            libc::signal(s, libc::SIG_DFL);
+        }
+        if info.is_null() {
+            0
+        } else {
+            (*info).si_addr() as usize
+        }
+    };
+    let overflow = is_stack_overflow(sig, addr);
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "==fuzz-worker== deadly signal {}{}{}",
+        signal_name(sig),
+        if overflow { " (stack overflow)" } else { "" },
+        if matches!(sig, libc::SIGSEGV | libc::SIGBUS) {
+            format!(" at address {addr:#x}")
+        } else {
+            String::new()
+        }
+    );
+    write_backtrace(&mut err);
+    let _ = err.flush();
+    let fd = REPORT_FD.load(Ordering::Relaxed);
+    if fd >= 0 {
+        let line = format!("C {sig} {}\n", overflow as u8);
+        // SAFETY: write(2) of a small buffer to the report pipe.
+        unsafe {
+            libc::write(fd, line.as_ptr().cast(), line.len());
+        }
+    }
+    // SAFETY: re-raise with the default disposition: the process dies of
+    // the signal, as it would have without us.
+    unsafe {
+        libc::raise(sig);
+    }
+}
+
+/// Writes the current stack, symbolized where symbols allow, skipping the
+/// frames of the handler itself.
+pub fn write_backtrace(out: &mut impl Write) {
+    let mut frames: Vec<usize> = Vec::new();
+    // SAFETY: unsynchronized tracing is fine here: the process is about to
+    // die and no other thread of ours walks the stack.
+    unsafe {
+        backtrace::trace_unsynchronized(|f| {
+            frames.push(f.ip() as usize);
+            frames.len() < 256
+        });
+    }
+    let mut lines = Vec::new();
+    for ip in &frames {
+        let mut name = String::new();
+        let mut loc = String::new();
+        // SAFETY: as above.
+        unsafe {
+            backtrace::resolve_unsynchronized(*ip as *mut libc::c_void, |s| {
+                if name.is_empty() {
+                    if let Some(n) = s.name() {
+                        name = format!("{n:#}");
+                    }
+                    if let (Some(f), Some(l)) = (s.filename(), s.lineno()) {
+                        loc = format!(" {}:{l}", f.display());
+                    }
+                }
+            });
+        }
+        lines.push((*ip, name, loc, module_offset(*ip)));
+    }
+    // Frames of the handler and the signal trampoline after it are ours;
+    // so is everything from the point where the target was called.
+    let start = lines
+        .iter()
+        .rposition(|(_, n, _, _)| n.contains("crash::handler"))
+        .map_or(0, |i| i + 2)
+        .min(lines.len());
+    let end = lines[start..]
+        .iter()
+        .position(|(_, n, _, _)| n.starts_with("fuzz_worker::"))
+        .map_or(lines.len(), |i| start + i);
+    let frames = &lines[start..end];
+    let mut n = 0;
+    let mut i = 0;
+    while i < frames.len() {
+        let (ip, name, loc, module) = &frames[i];
+        let name = if name.is_empty() { "??" } else { name };
+        let _ = writeln!(out, "    #{n} {ip:#x} in {name}{loc} ({module})");
+        // Collapse a run of the same frame (deep recursion).
+        let mut same = i + 1;
+        while same < frames.len() && frames[same].0 == *ip {
+            same += 1;
+        }
+        if same - i > 2 {
+            let _ = writeln!(out, "    ... the same frame {} more times", same - i - 1);
+            i = same;
+        } else {
+            i += 1;
+        }
+        n += 1;
+    }
+}
+
+/// `module+0xoffset` of an address, via dladdr.
+pub fn module_offset(ip: usize) -> String {
+    // SAFETY: dladdr only reads loader data structures.
+    unsafe {
+        let mut info: libc::Dl_info = std::mem::zeroed();
+        if libc::dladdr(ip as *const libc::c_void, &mut info) != 0 && !info.dli_fname.is_null() {
+            let path = std::ffi::CStr::from_ptr(info.dli_fname).to_string_lossy();
+            let file = path.rsplit('/').next().unwrap_or(&path).to_string();
+            return format!("{file}+{:#x}", ip - info.dli_fbase as usize);
+        }
+    }
+    format!("{ip:#x}")
+}

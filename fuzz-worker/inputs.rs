@@ -1,0 +1,47 @@
+//! Turning input files into what a target takes: the bytes of a libFuzzer
+//! entry, or the packed arguments of a typed target. Every input is checked
+//! before any runs.
+
+use crate::library::{Kind, Target};
+use fuzz_cli::io::{display, read_operand};
+use fuzz_cli::CliError;
+use fuzz_core::{codec, value, ArgType, Value};
+use std::path::Path;
+
+/// Reads one input file (v1, or raw bytes with `raw`) for `target`.
+pub fn load(path: &Path, target: &Target, raw: bool) -> Result<Vec<u8>, CliError> {
+    let bytes = read_operand(path)?;
+    let name = display(path);
+    let values = if raw {
+        match target.args.as_slice() {
+            [ArgType::Bytes] => vec![Value::Bytes(bytes)],
+            [ArgType::String] => vec![Value::String(bytes)],
+            other => {
+                return Err(CliError::misuse(format!(
+                    "{name}: -raw needs a target of one []byte or string argument; {} takes ({})",
+                    target.name,
+                    ArgType::format_list(other)
+                )))
+            }
+        }
+    } else {
+        let values = codec::decode(&bytes).map_err(|e| CliError::from(e.in_file(&name)))?;
+        codec::check_types(&values, &target.args).map_err(|e| CliError::from(e.in_file(&name)))?;
+        values
+    };
+    Ok(pack(target, &values))
+}
+
+/// The zero values of a target's arguments, packed.
+pub fn zero(target: &Target) -> Vec<u8> {
+    let values: Vec<Value> = target.args.iter().map(Value::zero).collect();
+    pack(target, &values)
+}
+
+fn pack(target: &Target, values: &[Value]) -> Vec<u8> {
+    match target.kind {
+        // A libFuzzer entry takes the bytes themselves.
+        Kind::LibFuzzer => values[0].as_bytes().unwrap_or_default().to_vec(),
+        Kind::Typed => value::pack_all(values),
+    }
+}

@@ -1,0 +1,346 @@
+//! Loading a target library and finding its targets.
+//!
+//! The ELF file is inspected first (is it a shared object, for this
+//! machine, does it export a target, does it need a sanitizer runtime), so
+//! that a library that is not a target is refused with a reason before
+//! anything runs. Then it is opened with `RTLD_NOW`: a missing symbol is a
+//! load error that names it, never a crash found mid-run.
+
+use fuzz_core::ArgType;
+use object::{Object, ObjectSymbol, SymbolKind};
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::path::{Path, PathBuf};
+
+/// The prototype shared by libFuzzer entries and typed targets.
+pub type TargetFn = unsafe extern "C" fn(*const u8, usize) -> c_int;
+type InitFn = unsafe extern "C" fn(*mut c_int, *mut *mut *mut c_char) -> c_int;
+
+/// How a target takes its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `LLVMFuzzerTestOneInput`: one `[]byte`; -1 rejects, anything else
+    /// passes.
+    LibFuzzer,
+    /// `FuzzName`: packed typed arguments; 0 passes, -1 rejects, anything
+    /// else fails.
+    Typed,
+}
+
+/// One target of a library.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub name: String,
+    pub kind: Kind,
+    pub args: Vec<ArgType>,
+    /// The symbol to call.
+    pub symbol: String,
+}
+
+impl Target {
+    /// `string, int64` …
+    pub fn signature(&self) -> String {
+        ArgType::format_list(&self.args)
+    }
+}
+
+/// What the ELF file says, before it is loaded.
+pub struct Inspection {
+    /// Exported function and data symbols.
+    functions: Vec<String>,
+    data: Vec<String>,
+    /// True when the library was built with AddressSanitizer against the
+    /// shared runtime (it references `__asan_init` without defining it).
+    pub needs_asan: bool,
+}
+
+/// A loaded library and its targets.
+pub struct Library {
+    pub path: PathBuf,
+    pub targets: Vec<Target>,
+    lib: libloading::os::unix::Library,
+}
+
+fn is_typed_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() > 4
+        && name.starts_with("Fuzz")
+        && (b[4].is_ascii_uppercase() || b[4].is_ascii_digit() || b[4] == b'_')
+        && b[5..]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Reads the ELF file and refuses what cannot be a target library.
+pub fn inspect(path: &Path) -> Result<Inspection, String> {
+    let meta = std::fs::metadata(path).map_err(|e| fuzz_core::error::describe(&e))?;
+    if meta.is_dir() {
+        return Err("is a directory, not a library".into());
+    }
+    let data = std::fs::read(path).map_err(|e| fuzz_core::error::describe(&e))?;
+    if !data.starts_with(b"\x7fELF") {
+        return Err("not an ELF file (want a shared object built with -shared)".into());
+    }
+    let file = object::File::parse(&*data).map_err(|e| format!("unreadable ELF file: {e}"))?;
+    let want = if cfg!(target_arch = "x86_64") {
+        object::Architecture::X86_64
+    } else if cfg!(target_arch = "aarch64") {
+        object::Architecture::Aarch64
+    } else {
+        file.architecture()
+    };
+    if file.architecture() != want {
+        return Err(format!(
+            "built for {:?}, but this machine runs {:?}",
+            file.architecture(),
+            want
+        ));
+    }
+    if file.kind() != object::ObjectKind::Dynamic {
+        return Err(format!(
+            "not a shared object ({:?}); build it with -fPIC -shared",
+            file.kind()
+        ));
+    }
+    let mut functions = Vec::new();
+    let mut data_syms = Vec::new();
+    let mut needs_asan = false;
+    for sym in file.dynamic_symbols() {
+        let Ok(name) = sym.name() else { continue };
+        if sym.is_undefined() {
+            if name == "__asan_init" {
+                needs_asan = true;
+            }
+            continue;
+        }
+        if !sym.is_global() {
+            continue;
+        }
+        match sym.kind() {
+            SymbolKind::Text => functions.push(name.to_string()),
+            SymbolKind::Data | SymbolKind::Unknown => data_syms.push(name.to_string()),
+            _ => {}
+        }
+    }
+    Ok(Inspection {
+        functions,
+        data: data_syms,
+        needs_asan,
+    })
+}
+
+impl Inspection {
+    /// The targets the symbols promise (typed targets' signatures are read
+    /// once the library is loaded).
+    fn target_symbols(&self, path: &Path) -> Vec<(String, Kind, String)> {
+        let mut out = Vec::new();
+        if self.functions.iter().any(|f| f == "LLVMFuzzerTestOneInput") {
+            out.push((
+                fuzz_core::cache::library_name(path),
+                Kind::LibFuzzer,
+                "LLVMFuzzerTestOneInput".to_string(),
+            ));
+        }
+        let mut typed: Vec<&String> = self.functions.iter().filter(|f| is_typed_name(f)).collect();
+        typed.sort();
+        typed.dedup();
+        for f in typed {
+            out.push((f.clone(), Kind::Typed, f.clone()));
+        }
+        out
+    }
+
+    fn has_data(&self, name: &str) -> bool {
+        self.data.iter().any(|d| d == name)
+    }
+}
+
+impl Library {
+    /// Inspects and opens a library. Errors are one line, naming the reason
+    /// (and the missing symbol, for a load error).
+    pub fn open(path: &Path) -> Result<Library, String> {
+        let info = inspect(path)?;
+        let promised = info.target_symbols(path);
+        if promised.is_empty() {
+            return Err(
+                "no fuzz targets: it exports neither LLVMFuzzerTestOneInput nor Fuzz<Name> functions"
+                    .into(),
+            );
+        }
+        let abs = std::fs::canonicalize(path).map_err(|e| fuzz_core::error::describe(&e))?;
+        // SAFETY: loading runs the library's constructors; that is what a
+        // target library is for. RTLD_NOW makes a missing symbol an error
+        // here rather than a crash later.
+        let lib = unsafe {
+            libloading::os::unix::Library::open(
+                Some(&abs),
+                libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL,
+            )
+        }
+        .map_err(|e| load_error(&e.to_string(), &abs))?;
+        register_modules();
+        let mut targets = Vec::new();
+        for (name, kind, symbol) in promised {
+            let args = match kind {
+                Kind::LibFuzzer => vec![ArgType::Bytes],
+                Kind::Typed => {
+                    let args_sym = format!("{symbol}_args");
+                    if info.has_data(&args_sym) {
+                        read_signature(&lib, &args_sym)?
+                    } else {
+                        vec![ArgType::Bytes]
+                    }
+                }
+            };
+            targets.push(Target {
+                name,
+                kind,
+                args,
+                symbol,
+            });
+        }
+        Ok(Library {
+            path: abs,
+            targets,
+            lib,
+        })
+    }
+
+    /// The target called `name`, or the only one when `name` is `None`.
+    pub fn target(&self, name: Option<&str>) -> Result<&Target, String> {
+        match name {
+            Some(n) => self.targets.iter().find(|t| t.name == n).ok_or_else(|| {
+                format!("no target {n:?} (the library has: {})", self.target_names())
+            }),
+            None if self.targets.len() == 1 => Ok(&self.targets[0]),
+            None => Err(format!(
+                "the library has several targets ({}): pick one with -target NAME",
+                self.target_names()
+            )),
+        }
+    }
+
+    fn target_names(&self) -> String {
+        let names: Vec<&str> = self.targets.iter().map(|t| t.name.as_str()).collect();
+        names.join(", ")
+    }
+
+    /// The function of a target.
+    pub fn function(&self, target: &Target) -> TargetFn {
+        // SAFETY: the symbol was found as an exported function of this
+        // library, with the prototype DESIGN.md requires of targets.
+        unsafe {
+            *self
+                .lib
+                .get::<TargetFn>(target.symbol.as_bytes())
+                .expect("target symbol present at inspection")
+        }
+    }
+
+    /// Runs `LLVMFuzzerInitialize` if the library has one.
+    pub fn initialize(&self) {
+        // SAFETY: the optional libFuzzer initialiser, given an argv that
+        // lives as long as the process.
+        unsafe {
+            if let Ok(init) = self.lib.get::<InitFn>(b"LLVMFuzzerInitialize") {
+                let arg0 = CString::new(self.path.as_os_str().as_encoded_bytes())
+                    .unwrap_or_default()
+                    .into_raw();
+                let argv: &'static mut [*mut c_char; 2] =
+                    Box::leak(Box::new([arg0, std::ptr::null_mut()]));
+                let argv_ptr: &'static mut *mut *mut c_char =
+                    Box::leak(Box::new(argv.as_mut_ptr()));
+                let mut argc: c_int = 1;
+                init(&mut argc, argv_ptr);
+            }
+        }
+    }
+}
+
+fn read_signature(lib: &libloading::os::unix::Library, sym: &str) -> Result<Vec<ArgType>, String> {
+    // SAFETY: `FuzzName_args` is documented as a NUL-terminated string;
+    // we read at most 4 KiB of it.
+    let text = unsafe {
+        let p = lib
+            .get::<*const c_char>(sym.as_bytes())
+            .map_err(|e| e.to_string())?;
+        let start = p.into_raw() as *const u8;
+        let bytes = std::slice::from_raw_parts(start, 4096);
+        let end = bytes
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| format!("{sym} is not a NUL-terminated string"))?;
+        String::from_utf8_lossy(&bytes[..end]).into_owned()
+    };
+    ArgType::parse_list(&text).map_err(|e| format!("{sym} = {text:?}: {e}"))
+}
+
+fn load_error(msg: &str, path: &Path) -> String {
+    // dlerror says "<path>: undefined symbol: foo"; keep the reason.
+    let shown = path.display().to_string();
+    let reason = msg
+        .strip_prefix(&shown)
+        .map(|r| r.trim_start_matches(':').trim())
+        .unwrap_or(msg);
+    format!("cannot load: {reason}")
+}
+
+/// Registers every loaded module's address range for gcc `trace-pc`
+/// hashing, so PCs are hashed relative to their module's base.
+fn register_modules() {
+    unsafe extern "C" fn each(
+        info: *mut libc::dl_phdr_info,
+        _size: libc::size_t,
+        _data: *mut libc::c_void,
+    ) -> c_int {
+        // SAFETY: the loader passes a valid dl_phdr_info.
+        let info = unsafe { &*info };
+        let name = if info.dlpi_name.is_null() {
+            &[][..]
+        } else {
+            // SAFETY: dlpi_name is a NUL-terminated string when not null.
+            unsafe { CStr::from_ptr(info.dlpi_name) }.to_bytes()
+        };
+        if name.is_empty() {
+            return 0; // the executable itself
+        }
+        let (mut lo, mut hi) = (usize::MAX, 0usize);
+        for i in 0..info.dlpi_phnum as usize {
+            // SAFETY: dlpi_phdr has dlpi_phnum entries.
+            let ph = unsafe { &*info.dlpi_phdr.add(i) };
+            if ph.p_type == libc::PT_LOAD {
+                lo = lo.min(ph.p_vaddr as usize);
+                hi = hi.max((ph.p_vaddr + ph.p_memsz) as usize);
+            }
+        }
+        if lo < hi {
+            let base = info.dlpi_addr as usize;
+            crate::sancov::add_pc_module(base + lo, base + hi);
+        }
+        0
+    }
+    // SAFETY: dl_iterate_phdr with a callback that only reads its argument.
+    unsafe {
+        libc::dl_iterate_phdr(Some(each), std::ptr::null_mut());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_target_names() {
+        for ok in ["FuzzParse", "Fuzz_x", "Fuzz9", "FuzzA_b_C"] {
+            assert!(is_typed_name(ok), "{ok}");
+        }
+        for no in [
+            "Fuzz",
+            "Fuzzer",
+            "FuzzParse_args!",
+            "fuzzParse",
+            "LLVMFuzzerTestOneInput",
+        ] {
+            assert!(!is_typed_name(no), "{no}");
+        }
+    }
+}

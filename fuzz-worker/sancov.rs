@@ -1,0 +1,364 @@
+//! The SanitizerCoverage runtime: every callback an instrumented library
+//! references, defined here in the fuzz-worker crate itself (a
+//! `#[no_mangle]` function in a dependency that nothing calls would be
+//! dropped from the executable even with `-rdynamic`). The C half, for what
+//! Rust cannot express, is `c/sancov.c`.
+//!
+//! Counters are plain memory written by instrumented code: inline 8-bit
+//! counter regions that each module registers (clang, rustc), one array for
+//! `trace-pc-guard`, and a hashed map for gcc's `trace-pc` (in C). The
+//! worker reads and resets them between executions (`coverage.rs`).
+//! Comparison operands go into small fixed tables, overwritten as they
+//! fill, so that a callback costs a hash and a store (real targets make
+//! hundreds of thousands of them per input).
+//!
+//! Invariant: targets run on the worker's main thread; the tables are
+//! written without locks. A target's own threads may race on them, which
+//! can tear an entry but never breaks memory safety of the worker (entries
+//! are plain integers and bytes).
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Memory written by instrumented code and read by the worker.
+pub struct Racy<T>(UnsafeCell<T>);
+// SAFETY: see the module invariant: plain-old-data tables whose torn writes
+// are harmless.
+unsafe impl<T> Sync for Racy<T> {}
+impl<T> Racy<T> {
+    pub const fn new(v: T) -> Self {
+        Racy(UnsafeCell::new(v))
+    }
+    pub fn get(&self) -> *mut T {
+        self.0.get()
+    }
+}
+
+/// An inline 8-bit counter region of one module, and its PC table.
+#[derive(Clone, Copy, Debug)]
+pub struct Region {
+    pub start: *mut u8,
+    pub len: usize,
+}
+// SAFETY: the region is memory of a loaded module that stays mapped for the
+// life of the process (targets are never unloaded).
+unsafe impl Send for Region {}
+
+/// A module's PC table: pairs of (pc, flags), one per counter.
+#[derive(Clone, Copy, Debug)]
+pub struct PcTable {
+    pub start: *const usize,
+    pub len: usize,
+}
+// SAFETY: as for Region.
+unsafe impl Send for PcTable {}
+
+pub static REGIONS: Mutex<Vec<Region>> = Mutex::new(Vec::new());
+pub static PC_TABLES: Mutex<Vec<PcTable>> = Mutex::new(Vec::new());
+
+/// Counters of `trace-pc-guard` builds, indexed by guard value (from 1).
+pub const GUARDS: usize = 1 << 21;
+pub static GUARD_COUNTERS: Racy<[u8; GUARDS]> = Racy::new([0; GUARDS]);
+/// The highest guard handed out so far.
+pub static GUARDS_USED: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" {
+    /// gcc `trace-pc` counters, hashed by module-relative PC (c/sancov.c).
+    pub static mut fuzz_worker_pc_map: [u8; 1 << 16];
+    /// Non-zero while a target runs (c/sancov.c).
+    pub static mut fuzz_worker_tracing: i32;
+    pub fn fuzz_worker_pc_add_module(lo: usize, hi: usize);
+    pub fn fuzz_worker_pc_reset_edge();
+}
+
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_8bit_counters_init(start: *mut u8, end: *mut u8) {
+    if start.is_null() || end <= start {
+        return;
+    }
+    let len = end as usize - start as usize;
+    let mut regions = REGIONS.lock().unwrap_or_else(|e| e.into_inner());
+    if !regions.iter().any(|r| r.start == start) {
+        regions.push(Region { start, len });
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_pcs_init(start: *const usize, end: *const usize) {
+    if start.is_null() || end <= start {
+        return;
+    }
+    let len = (end as usize - start as usize) / (2 * std::mem::size_of::<usize>());
+    let mut tables = PC_TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    if !tables.iter().any(|t| t.start == start) {
+        tables.push(PcTable { start, len });
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_pc_guard_init(start: *mut u32, stop: *mut u32) {
+    if start.is_null() || start == stop {
+        return;
+    }
+    // SAFETY: the compiler hands us the module's guard array [start, stop).
+    unsafe {
+        if *start != 0 {
+            return; // this module was initialised already
+        }
+        let mut p = start;
+        while p < stop {
+            let n = GUARDS_USED.fetch_add(1, Ordering::Relaxed) + 1;
+            // Guards past the table share its last slot rather than overflow.
+            *p = n.min(GUARDS - 1) as u32;
+            p = p.add(1);
+        }
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
+    // SAFETY: guard points into a module's guard array; its value is an
+    // index below GUARDS by construction.
+    unsafe {
+        let i = *guard as usize;
+        let counters = &mut *GUARD_COUNTERS.get();
+        counters[i] = counters[i].wrapping_add(1);
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_pc_indir(callee: usize) {
+    // An indirect call: its target is coverage too, hashed into the pc map.
+    let h = (callee as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 48;
+    // SAFETY: index masked to the map's size.
+    unsafe {
+        let map = &mut *std::ptr::addr_of_mut!(fuzz_worker_pc_map);
+        let slot = &mut map[(h as usize) & 0xffff];
+        *slot = slot.wrapping_add(1);
+    }
+}
+
+// ---- comparisons -------------------------------------------------------
+
+/// One integer comparison: its operands and their width in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct IntCmp {
+    pub a: u64,
+    pub b: u64,
+    pub size: u8,
+}
+
+/// One comparison of byte strings (memcmp, strcmp, …), up to 32 bytes of
+/// each side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct MemCmp {
+    pub a: [u8; 32],
+    pub b: [u8; 32],
+    pub a_len: u8,
+    pub b_len: u8,
+}
+
+
+pub const INT_CMPS: usize = 1024;
+pub const MEM_CMPS: usize = 256;
+pub static INT_TABLE: Racy<[IntCmp; INT_CMPS]> = Racy::new(
+    [IntCmp {
+        a: 0,
+        b: 0,
+        size: 0,
+    }; INT_CMPS],
+);
+pub static MEM_TABLE: Racy<[MemCmp; MEM_CMPS]> = Racy::new(
+    [MemCmp {
+        a: [0; 32],
+        b: [0; 32],
+        a_len: 0,
+        b_len: 0,
+    }; MEM_CMPS],
+);
+
+#[inline(always)]
+fn record(a: u64, b: u64, size: u8) {
+    if a == b {
+        return;
+    }
+    let h = (a ^ b.rotate_left(23) ^ size as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let i = (h >> 54) as usize; // 10 bits
+                                // SAFETY: i < INT_CMPS (10 bits); see the module invariant.
+    unsafe {
+        (*INT_TABLE.get())[i] = IntCmp { a, b, size };
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_cmp1(a: u8, b: u8) {
+    record(a as u64, b as u64, 1)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_cmp2(a: u16, b: u16) {
+    record(a as u64, b as u64, 2)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_cmp4(a: u32, b: u32) {
+    record(a as u64, b as u64, 4)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_cmp8(a: u64, b: u64) {
+    record(a, b, 8)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_const_cmp1(a: u8, b: u8) {
+    record(a as u64, b as u64, 1)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_const_cmp2(a: u16, b: u16) {
+    record(a as u64, b as u64, 2)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_const_cmp4(a: u32, b: u32) {
+    record(a as u64, b as u64, 4)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_const_cmp8(a: u64, b: u64) {
+    record(a, b, 8)
+}
+/// gcc's float comparison hooks: the bit patterns are what an input holds.
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_cmpf(a: f32, b: f32) {
+    record(a.to_bits() as u64, b.to_bits() as u64, 4)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_cmpd(a: f64, b: f64) {
+    record(a.to_bits(), b.to_bits(), 8)
+}
+
+/// `cases[0]` is the number of cases, `cases[1]` the operand width in bits,
+/// then the case values.
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_switch(val: u64, cases: *const u64) {
+    if cases.is_null() {
+        return;
+    }
+    // SAFETY: the compiler passes an array of cases[0] + 2 values.
+    unsafe {
+        let n = *cases as usize;
+        let bits = *cases.add(1);
+        let size = (bits / 8).clamp(1, 8) as u8;
+        // Record the cases nearest the value (at most four): the ones a
+        // mutation can most plausibly reach.
+        let mut best: [(u64, u64); 4] = [(u64::MAX, 0); 4];
+        for i in 0..n {
+            let c = *cases.add(2 + i);
+            let d = c.abs_diff(val);
+            if let Some(slot) = best.iter_mut().max_by_key(|(d, _)| *d) {
+                if d < slot.0 {
+                    *slot = (d, c);
+                }
+            }
+        }
+        for (d, c) in best {
+            if d != u64::MAX {
+                record(val, c, size);
+            }
+        }
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_div4(val: u32) {
+    record(val as u64, 0, 4)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_div8(val: u64) {
+    record(val, 0, 8)
+}
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_trace_gep(idx: usize) {
+    record(idx as u64, 0, 8)
+}
+
+/// Called from the interposed libc comparisons in c/sancov.c.
+#[no_mangle]
+pub extern "C" fn fuzz_worker_hook_memcmp(a: *const u8, b: *const u8, n1: usize, n2: usize) {
+    let (n1, n2) = (n1.min(32), n2.min(32));
+    let mut e = MemCmp {
+        a_len: n1 as u8,
+        b_len: n2 as u8,
+        ..MemCmp::default()
+    };
+    // SAFETY: the caller compared at least n1 bytes of a and n2 of b.
+    unsafe {
+        std::ptr::copy_nonoverlapping(a, e.a.as_mut_ptr(), n1);
+        std::ptr::copy_nonoverlapping(b, e.b.as_mut_ptr(), n2);
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &x in e.a[..n1].iter().chain(&e.b[..n2]) {
+        h = (h ^ x as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    // SAFETY: index masked below MEM_CMPS.
+    unsafe {
+        (*MEM_TABLE.get())[(h as usize) % MEM_CMPS] = e;
+    }
+}
+
+/// Marks the start and end of a target execution: only comparisons made
+/// inside the target are recorded by the interposed libc functions.
+pub fn set_tracing(on: bool) {
+    // SAFETY: a plain int flag in c/sancov.c, written by this thread only.
+    unsafe {
+        std::ptr::write_volatile(std::ptr::addr_of_mut!(fuzz_worker_tracing), on as i32);
+    }
+}
+
+/// The comparisons recorded so far (non-empty entries), for the mutator.
+pub fn int_comparisons() -> Vec<IntCmp> {
+    // SAFETY: a copy of a plain table; see the module invariant.
+    let table = unsafe { *INT_TABLE.get() };
+    table.iter().copied().filter(|c| c.size != 0).collect()
+}
+
+/// Entries of every module's PC table (one per inline counter).
+pub fn pc_table_entries() -> usize {
+    PC_TABLES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|t| t.len)
+        .sum()
+}
+
+/// The byte-string comparisons recorded so far.
+pub fn mem_comparisons() -> Vec<MemCmp> {
+    // SAFETY: as above.
+    let table = unsafe { *MEM_TABLE.get() };
+    table
+        .iter()
+        .copied()
+        .filter(|c| c.a_len != 0 || c.b_len != 0)
+        .collect()
+}
+
+/// Forgets every recorded comparison.
+pub fn clear_comparisons() {
+    // SAFETY: as above.
+    unsafe {
+        *INT_TABLE.get() = [IntCmp::default(); INT_CMPS];
+        *MEM_TABLE.get() = [MemCmp::default(); MEM_CMPS];
+    }
+}
+
+/// Tells the gcc `trace-pc` hashing where a loaded module lies, so that its
+/// PCs are hashed relative to its base.
+pub fn add_pc_module(lo: usize, hi: usize) {
+    // SAFETY: a plain C function that appends to a fixed table.
+    unsafe { fuzz_worker_pc_add_module(lo, hi) }
+}
+
+/// Starts a new edge chain for `trace-pc` (called before each execution).
+pub fn reset_pc_edge() {
+    // SAFETY: resets a thread-local in c/sancov.c.
+    unsafe { fuzz_worker_pc_reset_edge() }
+}

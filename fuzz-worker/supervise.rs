@@ -1,0 +1,443 @@
+//! Running inputs so that one crash does not stop the rest: a child process
+//! (forked before any thread exists) executes the inputs one after another
+//! and reports each on a pipe; the parent watches the clock and the child's
+//! memory, and when the child dies, hangs or blows its memory limit, it
+//! records what happened to the input in flight and starts a new child for
+//! the rest.
+//!
+//! The child's stdout and stderr go to one memory file the parent can read,
+//! so what a target prints never mixes with our results, and the part it
+//! wrote while running one input is that input's message or crash report.
+//!
+//! The child says `S <i> <stderr offset>` before input i and
+//! `D <i> <return value> <features> <fingerprint>` after it; the crash
+//! handler adds `C <signal> <stack overflow>` when it can.
+
+use crate::coverage::{fingerprint, CounterMap};
+use crate::library::{Kind, TargetFn};
+use crate::sancov;
+use std::os::fd::RawFd;
+use std::time::{Duration, Instant};
+
+/// What happened to one input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Ran and passed. `cov` is (features, fingerprint) when asked for.
+    Ok {
+        cov: Option<(usize, u64)>,
+    },
+    /// The target rejected it (returned -1).
+    Rejected {
+        cov: Option<(usize, u64)>,
+    },
+    /// A typed target returned failure; the message is what it wrote.
+    Failed {
+        message: String,
+        cov: Option<(usize, u64)>,
+    },
+    /// Killed by a signal or a sanitizer; `kind` is `SIGSEGV`,
+    /// `asan: heap-buffer-overflow`, …
+    Crashed {
+        kind: String,
+        report: String,
+    },
+    StackOverflow {
+        report: String,
+    },
+    TimedOut {
+        after: Duration,
+    },
+    OutOfMemory {
+        rss_mb: u64,
+        report: String,
+    },
+    /// The target called exit().
+    Exited {
+        code: i32,
+        report: String,
+    },
+}
+
+impl Outcome {
+    /// True for everything that is a finding.
+    pub fn is_finding(&self) -> bool {
+        !matches!(self, Outcome::Ok { .. } | Outcome::Rejected { .. })
+    }
+}
+
+/// How to run the inputs.
+pub struct Job<'a> {
+    pub function: TargetFn,
+    pub kind: Kind,
+    /// Inputs as the target takes them (packed arguments for typed targets).
+    pub inputs: &'a [Vec<u8>],
+    pub timeout: Duration,
+    pub rss_limit_mb: u64,
+    /// Run before the first input in each child (LLVMFuzzerInitialize).
+    pub init: &'a dyn Fn(),
+}
+
+/// The first execution in a process may be very long (lazy
+/// initialisation); it is allowed max(60 s, 10 × timeout).
+pub fn first_grace(timeout: Duration) -> Duration {
+    (timeout * 10).max(Duration::from_secs(60))
+}
+
+/// Runs every input and returns one outcome per input, in order.
+pub fn run_all(job: &Job) -> Result<Vec<Outcome>, String> {
+    let map = CounterMap::new();
+    let capture = memfd()?;
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(job.inputs.len());
+    while outcomes.len() < job.inputs.len() {
+        let first = outcomes.len();
+        let mut child = spawn(job, &map, first, capture)?;
+        let mut first_in_child = true;
+        loop {
+            let i = outcomes.len();
+            if i >= job.inputs.len() {
+                child.finish();
+                break;
+            }
+            let limit = if first_in_child {
+                first_grace(job.timeout)
+            } else {
+                job.timeout
+            };
+            first_in_child = false;
+            match child.wait_input(i, limit, job.rss_limit_mb) {
+                Event::Done { ret, cov } => {
+                    outcomes.push(classify_return(job, ret, cov, child.stderr_since()))
+                }
+                Event::Died(outcome) => {
+                    outcomes.push(outcome);
+                    break; // start a new child for the rest
+                }
+            }
+        }
+    }
+    // SAFETY: closing our memfd.
+    unsafe { libc::close(capture) };
+    Ok(outcomes)
+}
+
+fn classify_return(job: &Job, ret: i32, cov: Option<(usize, u64)>, stderr: String) -> Outcome {
+    match (ret, &job.kind) {
+        (-1, _) => Outcome::Rejected { cov },
+        (_, Kind::LibFuzzer) => Outcome::Ok { cov },
+        (0, Kind::Typed) => Outcome::Ok { cov },
+        (_, Kind::Typed) => Outcome::Failed {
+            message: if stderr.trim().is_empty() {
+                format!("the target returned {ret}")
+            } else {
+                stderr.trim_end().to_string()
+            },
+            cov,
+        },
+    }
+}
+
+fn memfd() -> Result<RawFd, String> {
+    // SAFETY: memfd_create with a static name.
+    let fd = unsafe { libc::memfd_create(c"fuzz-worker-output".as_ptr(), 0) };
+    if fd < 0 {
+        return Err(format!("memfd_create: {}", std::io::Error::last_os_error()));
+    }
+    Ok(fd)
+}
+
+enum Event {
+    Done { ret: i32, cov: Option<(usize, u64)> },
+    Died(Outcome),
+}
+
+struct Child {
+    pid: libc::pid_t,
+    reports: RawFd,
+    capture: RawFd,
+    buf: Vec<u8>,
+    stderr_offset: u64,
+    crash: Option<(i32, bool)>,
+    exited: bool,
+}
+
+fn spawn(job: &Job, map: &CounterMap, first: usize, capture: RawFd) -> Result<Child, String> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: creating a pipe into a local array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(format!("pipe: {}", std::io::Error::last_os_error()));
+    }
+    let (read_end, write_end) = (fds[0], fds[1]);
+    // SAFETY: the worker has no other threads here (DESIGN.md: fork before
+    // starting any thread); the child only runs the target loop and exits
+    // with _exit, never returning into the parent's code.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(format!("fork: {}", std::io::Error::last_os_error()));
+    }
+    if pid == 0 {
+        // SAFETY: in the child: redirect output, then run inputs.
+        unsafe {
+            libc::close(read_end);
+            libc::dup2(capture, 1);
+            libc::dup2(capture, 2);
+            child_loop(job, map, first, write_end);
+        }
+    }
+    // SAFETY: the parent keeps only the read end.
+    unsafe { libc::close(write_end) };
+    Ok(Child {
+        pid,
+        reports: read_end,
+        capture,
+        buf: Vec::new(),
+        stderr_offset: 0,
+        crash: None,
+        exited: false,
+    })
+}
+
+/// The child: run inputs `first..` and report each. Never returns.
+///
+/// # Safety
+/// Call only in a freshly forked child.
+unsafe fn child_loop(job: &Job, map: &CounterMap, first: usize, out: RawFd) -> ! {
+    crate::crash::install(out);
+    sancov::clear_comparisons();
+    (job.init)();
+    let mut features = Vec::with_capacity(4096);
+    for i in first..job.inputs.len() {
+        let offset = libc::lseek(2, 0, libc::SEEK_END);
+        send(out, &format!("S {i} {offset}\n"));
+        let input = &job.inputs[i];
+        map.reset();
+        sancov::set_tracing(true);
+        let ret = (job.function)(input.as_ptr(), input.len());
+        sancov::set_tracing(false);
+        features.clear();
+        map.collect(&mut features);
+        send(
+            out,
+            &format!(
+                "D {i} {ret} {} {:x}\n",
+                features.len(),
+                fingerprint(&features)
+            ),
+        );
+    }
+    libc::_exit(0)
+}
+
+unsafe fn send(fd: RawFd, line: &str) {
+    let mut rest = line.as_bytes();
+    while !rest.is_empty() {
+        let n = libc::write(fd, rest.as_ptr().cast(), rest.len());
+        if n <= 0 {
+            libc::_exit(101);
+        }
+        rest = &rest[n as usize..];
+    }
+}
+
+impl Child {
+    /// Waits for input `i` to finish, within `limit` once it has started.
+    fn wait_input(&mut self, i: usize, limit: Duration, rss_limit_mb: u64) -> Event {
+        let mut started: Option<Instant> = None;
+        let wait_start = Instant::now();
+        loop {
+            while let Some(line) = self.next_line() {
+                let parts: Vec<&str> = line.split_whitespace().collect();
+                match parts.as_slice() {
+                    ["S", n, off] if n.parse() == Ok(i) => {
+                        self.stderr_offset = off.parse().unwrap_or(0);
+                        started = Some(Instant::now());
+                    }
+                    ["D", n, ret, count, fp] if n.parse() == Ok(i) => {
+                        let cov = Some((
+                            count.parse().unwrap_or(0),
+                            u64::from_str_radix(fp, 16).unwrap_or(0),
+                        ));
+                        return Event::Done {
+                            ret: ret.parse().unwrap_or(0),
+                            cov,
+                        };
+                    }
+                    ["C", sig, overflow] => {
+                        self.crash = Some((sig.parse().unwrap_or(0), *overflow == "1"));
+                    }
+                    _ => {}
+                }
+            }
+            if self.exited {
+                return Event::Died(self.death());
+            }
+            let clock = started.unwrap_or(wait_start);
+            if clock.elapsed() > limit {
+                self.kill();
+                return Event::Died(Outcome::TimedOut { after: limit });
+            }
+            if let Some(rss) = rss_mb(self.pid) {
+                if rss > rss_limit_mb {
+                    self.kill();
+                    return Event::Died(Outcome::OutOfMemory {
+                        rss_mb: rss,
+                        report: self.stderr_since(),
+                    });
+                }
+            }
+            self.poll(Duration::from_millis(20));
+        }
+    }
+
+    /// Reads what the child sent within `wait`; notes EOF.
+    fn poll(&mut self, wait: Duration) {
+        let mut pfd = libc::pollfd {
+            fd: self.reports,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: poll and read on our own pipe end.
+        unsafe {
+            if libc::poll(&mut pfd, 1, wait.as_millis() as libc::c_int) <= 0 {
+                return;
+            }
+            let mut chunk = [0u8; 4096];
+            let n = libc::read(self.reports, chunk.as_mut_ptr().cast(), chunk.len());
+            if n <= 0 {
+                self.exited = true;
+            } else {
+                self.buf.extend_from_slice(&chunk[..n as usize]);
+            }
+        }
+    }
+
+    fn next_line(&mut self) -> Option<String> {
+        let pos = self.buf.iter().position(|&b| b == b'\n')?;
+        let line: Vec<u8> = self.buf.drain(..=pos).collect();
+        Some(String::from_utf8_lossy(&line).trim_end().to_string())
+    }
+
+    /// What the child wrote since the current input started.
+    fn stderr_since(&self) -> String {
+        // SAFETY: fstat and pread on our memfd.
+        unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            if libc::fstat(self.capture, &mut st) != 0 {
+                return String::new();
+            }
+            let end = st.st_size as u64;
+            let start = self.stderr_offset.min(end);
+            let mut buf = vec![0u8; (end - start) as usize];
+            let n = libc::pread(
+                self.capture,
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                start as libc::off_t,
+            );
+            buf.truncate(n.max(0) as usize);
+            String::from_utf8_lossy(&buf).into_owned()
+        }
+    }
+
+    fn kill(&mut self) {
+        // SAFETY: killing and reaping our own child.
+        unsafe {
+            libc::kill(self.pid, libc::SIGKILL);
+            let mut status = 0;
+            libc::waitpid(self.pid, &mut status, 0);
+            libc::close(self.reports);
+        }
+        self.exited = true;
+    }
+
+    /// The child is gone: how, and what it left on stderr.
+    fn death(&mut self) -> Outcome {
+        let mut status = 0;
+        // SAFETY: reaping our own child and closing our pipe end.
+        unsafe {
+            libc::waitpid(self.pid, &mut status, 0);
+            libc::close(self.reports);
+        }
+        let report = self.stderr_since();
+        let sanitizer = sanitizer_kind(&report);
+        if let Some((_, true)) = self.crash {
+            return Outcome::StackOverflow { report };
+        }
+        if libc::WIFSIGNALED(status) {
+            let sig = libc::WTERMSIG(status);
+            let kind = match sanitizer {
+                Some(k) => k,
+                None if report.contains("panicked at") => {
+                    format!("{} (Rust panic)", crate::crash::signal_name(sig))
+                }
+                None => crate::crash::signal_name(sig),
+            };
+            return Outcome::Crashed { kind, report };
+        }
+        let code = libc::WEXITSTATUS(status);
+        match sanitizer {
+            Some(kind) => Outcome::Crashed { kind, report },
+            None => Outcome::Exited { code, report },
+        }
+    }
+
+    /// Ends a child that has run every input.
+    fn finish(&mut self) {
+        // SAFETY: reaping our own child and closing our pipe end.
+        unsafe {
+            let mut status = 0;
+            libc::waitpid(self.pid, &mut status, 0);
+            libc::close(self.reports);
+        }
+    }
+}
+
+/// `asan: heap-buffer-overflow` from an AddressSanitizer report, and the
+/// like for the other sanitizers.
+fn sanitizer_kind(report: &str) -> Option<String> {
+    for (marker, name) in [
+        ("ERROR: AddressSanitizer: ", "asan"),
+        ("ERROR: LeakSanitizer: ", "lsan"),
+        ("ERROR: MemorySanitizer: ", "msan"),
+        ("WARNING: ThreadSanitizer: ", "tsan"),
+    ] {
+        if let Some(pos) = report.find(marker) {
+            let rest = &report[pos + marker.len()..];
+            let bug = rest.split_whitespace().next().unwrap_or("error");
+            return Some(format!("{name}: {bug}"));
+        }
+    }
+    if report.contains("runtime error: ") && report.contains("UndefinedBehaviorSanitizer") {
+        return Some("ubsan: undefined behavior".into());
+    }
+    None
+}
+
+/// Resident memory of a process in MiB, from /proc.
+fn rss_mb(pid: libc::pid_t) -> Option<u64> {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf is always safe to call.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
+    Some(pages * page / (1 << 20))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitizer_reports() {
+        let r = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6";
+        assert_eq!(sanitizer_kind(r).unwrap(), "asan: heap-buffer-overflow");
+        assert_eq!(sanitizer_kind("nothing"), None);
+    }
+
+    #[test]
+    fn grace() {
+        assert_eq!(first_grace(Duration::from_secs(1)), Duration::from_secs(60));
+        assert_eq!(
+            first_grace(Duration::from_secs(10)),
+            Duration::from_secs(100)
+        );
+    }
+}
