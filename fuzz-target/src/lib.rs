@@ -9,5 +9,7 @@
 //! the format lives in exactly one place; `fuzz-core` reuses it.
 
 pub mod args;
+pub mod target;
 
 pub use args::{ArgReader, ArgType, ArgWriter, ParseArgTypeError};
+pub use target::{FuzzArg, GoStr, GoType, Outcome, Verdict};

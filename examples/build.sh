@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds every example target into OUTDIR, instrumented with
+# SanitizerCoverage as DESIGN.md ("Targets") describes.
+#
+#   examples/build.sh OUTDIR
+#
+# Needs cargo/rustc (stable), gcc and clang-19. Without clang-19 the
+# clang-only variants (libc_parse_clang*.so, libc_parse_fnl*.so,
+# libc_asan*.so, libcmp_c_clang*.so) are skipped with a note on stderr;
+# everything else is required, and a missing compiler is an error.
+# Cargo's build directory is OUTDIR/cargo, so a second run into the same
+# OUTDIR only relinks what changed. See examples/README.md for what each
+# library holds.
+set -euo pipefail
+
+die() {
+    echo "examples/build.sh: $*" >&2
+    exit 1
+}
+
+[ $# -eq 1 ] || die "usage: examples/build.sh OUTDIR"
+mkdir -p "$1" || die "cannot create $1"
+OUT=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+INCLUDE="$HERE/../fuzz-target/include"
+
+# Concurrent runs into one OUTDIR (parallel test binaries) take turns: the
+# fixed and unfixed Rust builds share a cargo output file.
+if command -v flock >/dev/null; then
+    exec 9>"$OUT/.build.lock"
+    flock 9
+fi
+
+CARGO=${CARGO:-cargo}
+command -v "$CARGO" >/dev/null || die "cargo not found (install Rust stable: https://rustup.rs)"
+command -v rustc >/dev/null || die "rustc not found (install Rust stable: https://rustup.rs)"
+GCC=${GCC:-gcc}
+command -v "$GCC" >/dev/null || die "gcc not found (apt-get install gcc)"
+CLANG=${CLANG:-clang-19}
+if command -v "$CLANG" >/dev/null; then
+    HAVE_CLANG=1
+else
+    HAVE_CLANG=0
+    echo "examples/build.sh: note: $CLANG not found; skipping the clang-19 variants" \
+        "(libc_parse_clang*, libc_parse_fnl*, libc_asan*, libcmp_c_clang*);" \
+        "install it with: apt-get install clang-19" >&2
+fi
+
+HOST=$(rustc -vV | sed -n 's/^host: //p')
+[ -n "$HOST" ] || die "cannot read the host triple from rustc -vV"
+
+# ---------------------------------------------------------------- Rust
+# --target HOST keeps RUSTFLAGS away from build scripts and proc-macros,
+# which would not link with SanitizerCoverage references.
+export RUSTFLAGS="-Cpasses=sancov-module \
+-Cllvm-args=-sanitizer-coverage-level=3 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
+-Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares"
+# Settings from the caller's environment that would change the build.
+unset CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
+
+# rust_example DIR LIBNAME: builds DIR into OUT/libLIBNAME.so and, with
+# --features fixed, OUT/libLIBNAME_fixed.so.
+rust_example() {
+    local dir=$1 lib=$2 features suffix
+    for features in "" fixed; do
+        suffix=${features:+_$features}
+        "$CARGO" build --quiet --release --target "$HOST" \
+            --manifest-path "$HERE/$dir/Cargo.toml" \
+            --target-dir "$OUT/cargo" ${features:+--features "$features"} ||
+            die "cargo build of examples/$dir${features:+ (--features $features)} failed"
+        cp "$OUT/cargo/$HOST/release/lib$lib.so" "$OUT/lib$lib$suffix.so.tmp.$$"
+        mv "$OUT/lib$lib$suffix.so.tmp.$$" "$OUT/lib$lib$suffix.so"
+    done
+}
+
+rust_example rust-typed rust_typed
+rust_example rust-bytes rust_bytes
+rust_example cmp/rust rust_cmp
+
+# ------------------------------------------------------------------- C
+CFLAGS_COMMON=(-g -O1 -fPIC -shared -Wall -Wextra -I"$INCLUDE")
+GCC_COV=(-fsanitize-coverage=trace-pc,trace-cmp)
+CLANG_COV=(-fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp)
+# The 10-byte memcmp must stay a call, where the worker's interposed
+# memcmp sees it, not be expanded inline into wide loads.
+NO_BUILTIN_CMP=(-fno-builtin-memcmp -fno-builtin-bcmp)
+
+# build_c OUTPUT COMPILER ARGS...: compiles to OUT/OUTPUT, atomically.
+build_c() {
+    local out=$1 compiler=$2
+    shift 2
+    "$compiler" "${CFLAGS_COMMON[@]}" "$@" -o "$OUT/$out.tmp.$$" ||
+        die "$compiler failed building $out"
+    mv "$OUT/$out.tmp.$$" "$OUT/$out"
+}
+
+build_c libc_parse_gcc.so "$GCC" "${GCC_COV[@]}" "$HERE/c/parse.c"
+build_c libc_parse_gcc_fixed.so "$GCC" "${GCC_COV[@]}" -DFIXED "$HERE/c/parse.c"
+build_c libmisbehave.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/c/misbehave.c"
+build_c libcmp_c.so "$GCC" "${GCC_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/cmp/cmp.c"
+build_c libcmp_c_fixed.so "$GCC" "${GCC_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/cmp/cmp.c"
+
+if [ "$HAVE_CLANG" = 1 ]; then
+    build_c libc_parse_clang.so "$CLANG" "${CLANG_COV[@]}" "$HERE/c/parse.c"
+    build_c libc_parse_clang_fixed.so "$CLANG" "${CLANG_COV[@]}" -DFIXED "$HERE/c/parse.c"
+    build_c libc_parse_fnl.so "$CLANG" -fsanitize=fuzzer-no-link "$HERE/c/parse.c"
+    build_c libc_parse_fnl_fixed.so "$CLANG" -fsanitize=fuzzer-no-link -DFIXED "$HERE/c/parse.c"
+    build_c libc_asan.so "$CLANG" -fsanitize=address -shared-libasan "${CLANG_COV[@]}" "$HERE/c/asan.c"
+    build_c libc_asan_fixed.so "$CLANG" -fsanitize=address -shared-libasan "${CLANG_COV[@]}" -DFIXED "$HERE/c/asan.c"
+    build_c libcmp_c_clang.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/cmp/cmp.c"
+    build_c libcmp_c_clang_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/cmp/cmp.c"
+fi
+
+echo "examples/build.sh: built $(cd "$OUT" && ls lib*.so | wc -l) libraries in $OUT" >&2
