@@ -18,6 +18,7 @@ pub type Feature = u32;
 pub struct CounterMap {
     tables: Vec<(*mut u8, usize, u32)>, // (start, len, first index)
     total: u32,
+    module_counters: u32,
 }
 
 /// log2 bucket of a hit count (1 → 0, 2-3 → 1, 4-7 → 2, … 128-255 → 7).
@@ -28,8 +29,9 @@ fn bucket(count: u8) -> u32 {
 
 impl CounterMap {
     /// Snapshots the counter tables registered so far. Call it after the
-    /// target library is loaded (its constructors register them).
-    pub fn new() -> CounterMap {
+    /// target library is loaded (its constructors register them). The
+    /// 64 KiB trace-pc map is read only when `pc_map` says a module uses it.
+    pub fn new(pc_map: bool) -> CounterMap {
         let mut tables = Vec::new();
         let mut next: u32 = 0;
         let regions: Vec<Region> = sancov::REGIONS
@@ -46,19 +48,28 @@ impl CounterMap {
             tables.push((GUARD_COUNTERS.get() as *mut u8, len, next));
             next += len as u32;
         }
-        // SAFETY: taking the address of the C map, never a reference.
-        let pc_map = std::ptr::addr_of_mut!(sancov::fuzz_worker_pc_map) as *mut u8;
-        tables.push((pc_map, 1 << 16, next));
-        next += 1 << 16;
+        let module_counters = next;
+        if pc_map {
+            // SAFETY: taking the address of the C map, never a reference.
+            let map = std::ptr::addr_of_mut!(sancov::fuzz_worker_pc_map) as *mut u8;
+            tables.push((map, 1 << 16, next));
+            next += 1 << 16;
+        }
         CounterMap {
             tables,
             total: next,
+            module_counters,
         }
     }
 
     /// Counters of instrumented modules (without the fixed trace-pc map).
     pub fn module_counters(&self) -> u32 {
-        self.total - (1 << 16)
+        self.module_counters
+    }
+
+    /// Every counter read after an execution.
+    pub fn total(&self) -> u32 {
+        self.total
     }
 
     /// Zeroes every counter.

@@ -51,12 +51,17 @@ pub struct Inspection {
     /// True when the library was built with AddressSanitizer against the
     /// shared runtime (it references `__asan_init` without defining it).
     pub needs_asan: bool,
+    /// True when it uses gcc's `trace-pc` (or indirect-call tracing), whose
+    /// counters live in the worker's hashed PC map.
+    pub uses_pc_map: bool,
 }
 
 /// A loaded library and its targets.
 pub struct Library {
     pub path: PathBuf,
     pub targets: Vec<Target>,
+    /// Whether coverage must include the hashed PC map (see `Inspection`).
+    pub uses_pc_map: bool,
     lib: libloading::os::unix::Library,
 }
 
@@ -104,11 +109,16 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     let mut functions = Vec::new();
     let mut data_syms = Vec::new();
     let mut needs_asan = false;
+    let mut uses_pc_map = false;
     for sym in file.dynamic_symbols() {
         let Ok(name) = sym.name() else { continue };
         if sym.is_undefined() {
-            if name == "__asan_init" {
-                needs_asan = true;
+            match name {
+                "__asan_init" => needs_asan = true,
+                "__sanitizer_cov_trace_pc" | "__sanitizer_cov_trace_pc_indir" => {
+                    uses_pc_map = true
+                }
+                _ => {}
             }
             continue;
         }
@@ -125,6 +135,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
         functions,
         data: data_syms,
         needs_asan,
+        uses_pc_map,
     })
 }
 
@@ -201,6 +212,7 @@ impl Library {
         Ok(Library {
             path: abs,
             targets,
+            uses_pc_map: info.uses_pc_map,
             lib,
         })
     }

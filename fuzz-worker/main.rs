@@ -81,6 +81,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                 timeout,
                 rss_limit_mb,
                 init: &init,
+                pc_map: lib.uses_pc_map,
             };
             let outcomes = supervise::run_all(&job).map_err(CliError::misuse)?;
             let mut finding = false;
@@ -114,7 +115,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             };
             lib.initialize();
             let f = lib.function(target);
-            let map = coverage::CounterMap::new();
+            let map = coverage::CounterMap::new(lib.uses_pc_map);
             let mut features = Vec::with_capacity(1 << 16);
             map.reset();
             // Warm up (first executions initialise lazily), then measure.
@@ -136,10 +137,11 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let elapsed = start.elapsed();
             let per = elapsed.as_nanos() as f64 / n.max(1) as f64;
             print_line(format!(
-                "{}: {n} executions in {:.3}s: {per:.0} ns/exec ({:.0} execs/s), {} counters ({} PC table entries), {} features per execution",
+                "{}: {n} executions in {:.3}s: {per:.0} ns/exec ({:.0} execs/s), {} counters read per execution ({} from modules, {} PC table entries), {} features per execution",
                 target.name,
                 elapsed.as_secs_f64(),
                 1e9 / per.max(1e-9),
+                map.total(),
                 map.module_counters(),
                 sancov::pc_table_entries(),
                 features.len()

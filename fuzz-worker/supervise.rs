@@ -75,6 +75,8 @@ pub struct Job<'a> {
     pub rss_limit_mb: u64,
     /// Run before the first input in each child (LLVMFuzzerInitialize).
     pub init: &'a dyn Fn(),
+    /// Whether the library's coverage includes gcc's trace-pc map.
+    pub pc_map: bool,
 }
 
 /// The first execution in a process may be very long (lazy
@@ -85,7 +87,7 @@ pub fn first_grace(timeout: Duration) -> Duration {
 
 /// Runs every input and returns one outcome per input, in order.
 pub fn run_all(job: &Job) -> Result<Vec<Outcome>, String> {
-    let map = CounterMap::new();
+    let map = CounterMap::new(job.pc_map);
     let capture = memfd()?;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(job.inputs.len());
     while outcomes.len() < job.inputs.len() {
