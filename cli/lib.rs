@@ -9,6 +9,7 @@
 
 pub mod argv;
 pub mod exit;
+pub mod find_worker;
 pub mod io;
 pub mod man;
 

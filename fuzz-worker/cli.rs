@@ -52,6 +52,9 @@ pub enum Command {
         /// Also print how many coverage features each input reached, and a fingerprint of them.
         #[arg(long = "coverage")]
         coverage: bool,
+        /// Print one JSON object per input instead of a line (see OUTPUT).
+        #[arg(long = "json")]
+        json: bool,
         /// Input files; - reads one input from stdin.
         #[arg(value_name = "INPUT", required = true)]
         inputs: Vec<PathBuf>,
@@ -103,7 +106,9 @@ out of memory :: The worker's resident memory passed -rss_limit_mb.
 
 exited with status N :: The target called exit().
 
-One crashing input does not stop the rest: each runs in a worker process that is replaced when it dies. Exit status 1 when any input failed, crashed, hung or ran out of memory.",
+One crashing input does not stop the rest: each runs in a worker process that is replaced when it dies. Exit status 1 when any input failed, crashed, hung or ran out of memory.
+
+With -json, run prints one object per line instead: input (the operand as given), outcome (ok, rejected, failed, crashed, stack-overflow, timeout, oom or exit), and where they apply kind (the signal or sanitizer), message (a failure's message), report (what the target wrote and the backtrace), exit_code, timeout_ms, rss_mb, features and fingerprint (the coverage the input reached).",
         ),
         (
             "ENVIRONMENT",

@@ -115,9 +115,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
         if sym.is_undefined() {
             match name {
                 "__asan_init" => needs_asan = true,
-                "__sanitizer_cov_trace_pc" | "__sanitizer_cov_trace_pc_indir" => {
-                    uses_pc_map = true
-                }
+                "__sanitizer_cov_trace_pc" | "__sanitizer_cov_trace_pc_indir" => uses_pc_map = true,
                 _ => {}
             }
             continue;

@@ -65,6 +65,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             sanitizer_runtime,
             rss_limit_mb,
             coverage,
+            json,
             inputs,
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
@@ -87,11 +88,12 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let mut finding = false;
             for (path, outcome) in inputs.iter().zip(&outcomes) {
                 finding |= outcome.is_finding();
-                print_line(format!(
-                    "{}: {}",
-                    fuzz_cli::io::display(path),
-                    describe(outcome, coverage)
-                ))?;
+                let name = fuzz_cli::io::display(path);
+                if json {
+                    print_line(to_json(&name, outcome))?;
+                } else {
+                    print_line(format!("{name}: {}", describe(outcome, coverage)))?;
+                }
             }
             Ok(if finding {
                 Status::Finding
@@ -158,10 +160,20 @@ fn describe(outcome: &Outcome, coverage: bool) -> String {
         _ => String::new(),
     };
     let indent = |report: &str| -> String {
-        let lines: Vec<&str> = report.lines().collect();
-        // The tail: a long report keeps its last 60 lines.
-        let tail = &lines[lines.len().saturating_sub(60)..];
-        tail.iter().map(|l| format!("\n    {l}")).collect()
+        let lines: Vec<&str> = report.trim_matches('\n').lines().collect();
+        // Reports are shown in full up to a point; a target that wrote
+        // thousands of lines keeps its last 400 (the crash is at the end).
+        const KEEP: usize = 400;
+        let cut = lines.len().saturating_sub(KEEP);
+        let mut out = String::new();
+        if cut > 0 {
+            out.push_str(&format!("\n    ... {cut} earlier lines of output"));
+        }
+        for l in &lines[cut..] {
+            out.push_str("\n    ");
+            out.push_str(l);
+        }
+        out
     };
     match outcome {
         Outcome::Ok { cov: c } => format!("ok{}", cov(c)),
@@ -184,5 +196,42 @@ fn describe(outcome: &Outcome, coverage: bool) -> String {
                 indent(report)
             )
         }
+    }
+}
+
+/// One input's outcome as a JSON object (`run -json`).
+fn to_json(input: &str, outcome: &Outcome) -> serde_json::Value {
+    use serde_json::json;
+    let with_cov = |mut v: serde_json::Value, cov: &Option<(usize, u64)>| {
+        if let Some((n, fp)) = cov {
+            v["features"] = json!(n);
+            v["fingerprint"] = json!(format!("{fp:016x}"));
+        }
+        v
+    };
+    match outcome {
+        Outcome::Ok { cov } => with_cov(json!({"input": input, "outcome": "ok"}), cov),
+        Outcome::Rejected { cov } => with_cov(json!({"input": input, "outcome": "rejected"}), cov),
+        Outcome::Failed { message, cov } => with_cov(
+            json!({"input": input, "outcome": "failed", "message": message}),
+            cov,
+        ),
+        Outcome::Crashed { kind, report } => {
+            json!({"input": input, "outcome": "crashed", "kind": kind, "report": report})
+        }
+        Outcome::StackOverflow { report } => {
+            json!({"input": input, "outcome": "stack-overflow", "kind": "stack overflow", "report": report})
+        }
+        Outcome::TimedOut { after } => json!({
+            "input": input, "outcome": "timeout", "kind": "timeout",
+            "timeout_ms": after.as_millis() as u64,
+        }),
+        Outcome::OutOfMemory { rss_mb, report } => json!({
+            "input": input, "outcome": "oom", "kind": "out of memory", "rss_mb": rss_mb, "report": report,
+        }),
+        Outcome::Exited { code, report } => json!({
+            "input": input, "outcome": "exit", "kind": format!("exit status {code}"),
+            "exit_code": code, "report": report,
+        }),
     }
 }

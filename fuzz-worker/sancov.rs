@@ -161,7 +161,6 @@ pub struct MemCmp {
     pub b_len: u8,
 }
 
-
 pub const INT_CMPS: usize = 1024;
 pub const MEM_CMPS: usize = 256;
 pub static INT_TABLE: Racy<[IntCmp; INT_CMPS]> = Racy::new(

@@ -128,14 +128,35 @@ fn classify_return(job: &Job, ret: i32, cov: Option<(usize, u64)>, stderr: Strin
         (_, Kind::LibFuzzer) => Outcome::Ok { cov },
         (0, Kind::Typed) => Outcome::Ok { cov },
         (_, Kind::Typed) => Outcome::Failed {
-            message: if stderr.trim().is_empty() {
-                format!("the target returned {ret}")
-            } else {
-                stderr.trim_end().to_string()
-            },
+            message: failure_message(&stderr, ret),
             cov,
         },
     }
+}
+
+/// A typed target's failure message: what it wrote to stderr, with a Rust
+/// panic's own message moved to the front (Rust prints "thread … panicked
+/// at FILE:LINE:" first, and the message on the next line).
+fn failure_message(stderr: &str, ret: i32) -> String {
+    let text = stderr.trim();
+    if text.is_empty() {
+        return format!("the target returned {ret}");
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    if let Some(i) = lines.iter().position(|l| l.contains(" panicked at ")) {
+        if let Some(msg) = lines.get(i + 1).filter(|m| !m.trim().is_empty()) {
+            let mut out = vec![*msg, lines[i]];
+            out.extend(
+                lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i && *j != i + 1)
+                    .map(|(_, l)| *l),
+            );
+            return out.join("\n");
+        }
+    }
+    text.to_string()
 }
 
 fn memfd() -> Result<RawFd, String> {
@@ -177,10 +198,12 @@ fn spawn(job: &Job, map: &CounterMap, first: usize, capture: RawFd) -> Result<Ch
         return Err(format!("fork: {}", std::io::Error::last_os_error()));
     }
     if pid == 0 {
-        // SAFETY: in the child: redirect output, then run inputs.
+        // SAFETY: in the child: redirect output, then run inputs. What the
+        // target writes to stdout is dropped: stderr alone is its message.
         unsafe {
             libc::close(read_end);
-            libc::dup2(capture, 1);
+            let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
+            libc::dup2(if null >= 0 { null } else { capture }, 1);
             libc::dup2(capture, 2);
             child_loop(job, map, first, write_end);
         }
@@ -432,6 +455,18 @@ mod tests {
         let r = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6";
         assert_eq!(sanitizer_kind(r).unwrap(), "asan: heap-buffer-overflow");
         assert_eq!(sanitizer_kind("nothing"), None);
+    }
+
+    #[test]
+    fn rust_panic_message_comes_first() {
+        let stderr = "\nthread '<unnamed>' (7) panicked at src/lib.rs:26:29:\nrecord \"ab\"\nnote: run with RUST_BACKTRACE=1\n";
+        let m = failure_message(stderr, 1);
+        assert!(
+            m.starts_with("record \"ab\"\nthread '<unnamed>' (7) panicked at"),
+            "{m}"
+        );
+        assert_eq!(failure_message("  \n", 3), "the target returned 3");
+        assert_eq!(failure_message("bad input\n", 1), "bad input");
     }
 
     #[test]

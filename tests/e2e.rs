@@ -28,3 +28,6 @@ mod man_pages;
 /// The codec against every vector Go produced.
 #[path = "e2e/vectors.rs"]
 mod vectors;
+/// fuzz-worker: list, run and bench against the example targets.
+#[path = "e2e/worker.rs"]
+mod worker;

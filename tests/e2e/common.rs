@@ -209,3 +209,87 @@ impl Rng {
         self.below(one_in) == 0
     }
 }
+
+/// Every library `examples/build.sh` builds (with clang-19 present).
+pub const EXAMPLE_LIBRARIES: [&str; 19] = [
+    "librust_typed.so",
+    "librust_typed_fixed.so",
+    "librust_bytes.so",
+    "librust_bytes_fixed.so",
+    "librust_cmp.so",
+    "librust_cmp_fixed.so",
+    "libc_parse_gcc.so",
+    "libc_parse_gcc_fixed.so",
+    "libc_parse_clang.so",
+    "libc_parse_clang_fixed.so",
+    "libc_parse_fnl.so",
+    "libc_parse_fnl_fixed.so",
+    "libc_asan.so",
+    "libc_asan_fixed.so",
+    "libcmp_c.so",
+    "libcmp_c_fixed.so",
+    "libcmp_c_clang.so",
+    "libcmp_c_clang_fixed.so",
+    "libmisbehave.so",
+];
+
+/// The example target libraries, built by `examples/build.sh` once per test
+/// run into `<target dir>/e2e-examples` (concurrent tests wait for the one
+/// build; concurrent test binaries take turns through build.sh's flock).
+/// Panics with build.sh's output when the build fails or leaves out a
+/// library (build.sh skips the clang-19 variants without clang-19; tests
+/// never skip).
+pub fn examples() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let target = match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(t) => root().join(t),
+            None => root().join("target"),
+        };
+        let out_dir = target.join("e2e-examples");
+        let out = Command::new("bash")
+            .arg(root().join("examples").join("build.sh"))
+            .arg(&out_dir)
+            .stdin(Stdio::null())
+            .output()
+            .expect("cannot run bash examples/build.sh");
+        let log = format!(
+            "stdout:\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success(),
+            "examples/build.sh {} failed ({}); it needs cargo, gcc and clang-19 \
+             (apt-get install gcc clang-19)\n{log}",
+            out_dir.display(),
+            out.status
+        );
+        // A library left over from an earlier build does not count.
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains("skipping"),
+            "examples/build.sh skipped libraries: install clang-19 \
+             (apt-get install clang-19)\n{log}"
+        );
+        for lib in EXAMPLE_LIBRARIES {
+            assert!(
+                out_dir.join(lib).is_file(),
+                "examples/build.sh did not build {lib} (is clang-19 installed? \
+                 apt-get install clang-19)\n{log}"
+            );
+        }
+        out_dir
+    })
+}
+
+/// An example library built by `examples()`, as a string for argv.
+pub fn example_lib(name: &str) -> String {
+    examples().join(name).to_str().unwrap().to_string()
+}
+
+/// A file of `examples/known-inputs/`, as a string for argv.
+pub fn known_input(name: &str) -> String {
+    let p = root().join("examples").join("known-inputs").join(name);
+    assert!(p.is_file(), "no known input {}", p.display());
+    p.to_str().unwrap().to_string()
+}
