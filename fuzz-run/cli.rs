@@ -8,7 +8,7 @@ use std::path::PathBuf;
     name = "fuzz-run",
     version,
     about = "Replay a target library's seed corpus, or fuzz one of its targets (go test -fuzz for shared objects)",
-    long_about = "Without -fuzz, fuzz-run works like plain `go test`: every target of LIB replays its seed corpus (testdata/fuzz/<Target>/) and the result is reported per target. With -fuzz REGEXP it fuzzes the one target the expression matches, with -parallel worker processes, until -fuzztime runs out or a failure is found; the failing input is minimized and written to testdata/fuzz/<Target>/.\n\nThe fuzzing engine is not built yet: this release parses the flags and answers -help and -version."
+    long_about = "Without -fuzz, fuzz-run works like plain `go test`: every target of LIB replays its seed corpus, the files in <testdata>/fuzz/<Target>/ (every regular file whatever its name, in name order; subdirectories are ignored), and the results are reported on standard output in go test's format (see OUTPUT in fuzz-run(1)). -run REGEXP selects targets and -run Target/NAME single entries, as go test -run does: the pattern is split on '/', the first part matches target names and the second seed file names, both unanchored. -v prints a line per entry, -json one JSON object per entry and per target.\n\nEvery seed file must be a \"go test fuzz v1\" file holding the target's argument types ([]byte for a libFuzzer entry point; fuzz-convert import makes such files from raw ones). As in Go, one malformed file or one of the wrong types fails its whole target: every bad file is listed as file:line: reason and none of that target's entries runs. A target without a seed corpus passes. The entries of each target run in one fuzz-worker process under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and the others still run.\n\nExit status 0 when every entry passes, 1 when any fails, crashes or hangs or any seed file is bad, 2 on misuse: a library that cannot be loaded, an invalid regular expression, -run matching no target (or, with Target/NAME, no entry).\n\nWith -fuzz REGEXP, fuzz-run fuzzes instead: see -fuzz. The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, -keepfuzzing, -fuzzcachedir, -max_len, -seed) are ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
@@ -74,6 +74,40 @@ pub struct Cli {
 
 pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
+        (
+            "OUTPUT",
+            "In regression mode (no -fuzz), results go to standard output in the shape of plain go test's, and only errors and warnings to standard error. A failing target looks like this:
+
+    --- FAIL: FuzzRecord (0.01s)
+        --- FAIL: FuzzRecord/3f2a9c0d11e4b5a6 (0.00s)
+            record \"ab\" with count 3 has a bang payload (1 bytes)
+            thread '<unnamed>' panicked at src/lib.rs:26:29:
+        To re-run: fuzz-run -run FuzzRecord/3f2a9c0d11e4b5a6 ./librecord.so
+    FAIL
+    FAIL    ./librecord.so  0.123s
+
+--- FAIL: Target (T) :: A target that failed, with the time it took. Under it, one block per failing entry: --- FAIL: Target/NAME, then what went wrong indented by eight spaces, then the command that re-runs just that entry (with the -testdata, -timeout and -rss_limit_mb given, when they are not the defaults). Entries' own times are not measured: they show 0.00s, except a hang, which shows the timeout.
+
+What went wrong :: For a typed target that returned failure, its message (what it wrote to standard error while running the entry; a Rust panic's message and location). For a crash, a first line naming it (crashed: SIGSEGV, asan: heap-buffer-overflow, stack overflow, timed out after 1s, out of memory (N MiB resident), exited with status N (the target called exit)), then what the target wrote and the symbolized backtrace, up to its last 400 lines.
+
+Malformed seed files :: A target whose seed corpus holds a file that is not a valid v1 file, or whose values are not of the target's types, fails without running anything: --- FAIL: Target (0.00s), then one line per bad file, indented by four spaces, as file:line: reason (file: reason for a type mismatch, which names the types found and wanted).
+
+-v :: Also lists what passes, as go test -v lists subtests: a line when each target and each of its entries starts, then the target's result with one line per entry under it. An entry the target rejected (it returned -1, Go's t.Skip) is a SKIP, which passes:
+
+    === RUN   FuzzFlags
+    === RUN   FuzzFlags/0a1b2c3d4e5f6a7b
+    === RUN   FuzzFlags/empty
+    --- PASS: FuzzFlags (0.01s)
+        --- PASS: FuzzFlags/0a1b2c3d4e5f6a7b (0.00s)
+        --- SKIP: FuzzFlags/empty (0.00s)
+            rejected: the target returned -1
+    PASS
+    ok      ./librecord.so  0.045s
+
+Last line :: When everything passed, ok, two spaces, a tab, LIB as given, a tab and the total time (preceded by a PASS line under -v); else a line FAIL, then FAIL, a tab, LIB, a tab and the time.
+
+-json :: Replaces all of the above with one JSON object per line. Per entry, once its target has run: event \"entry\", target, entry (the file name), file (its path), outcome (\"pass\", \"skip\" or \"fail\"), result (fuzz-worker's outcome: ok, rejected, failed, crashed, stack-overflow, timeout, oom, exit, or lost when the worker ended without reporting the entry), the worker's kind, message, report, exit_code, timeout_ms and rss_mb where they apply, and rerun (the re-run command) for a failure. Per target, after its entries: event \"target\", target, outcome (\"pass\" or \"fail\"), elapsed (seconds), entries, passed, skipped, failed, and malformed (the file:line: reason lines of its bad seed files; when there are any, no entry ran). Last: event \"end\", lib, outcome (\"ok\" or \"fail\"), elapsed, targets, failed (the number of failed targets).",
+        ),
         ("EXIT STATUS", crate::man::EXIT_STATUS),
         (
             "FILES",
@@ -94,6 +128,11 @@ FUZZ_WORKER :: The fuzz-worker executable to start; by default the one beside fu
             "Replay every seed corpus of a library, as go test does:
 
     fuzz-run ./libparse.so
+
+Replay one target's corpus, showing every entry, then one entry:
+
+    fuzz-run -v -run '^FuzzParse$' ./libparse.so
+    fuzz-run -run FuzzParse/5be68f4bef781b36 ./libparse.so
 
 Fuzz the target FuzzParse for ten minutes with two workers:
 

@@ -1,10 +1,27 @@
-//! fuzz-run: flags are parsed; the engine behind them lands with the engine
-//! issues, so every run ends with a clear "not built yet" error.
+//! fuzz-run: the coordinator. Without -fuzz it replays every target's seed
+//! corpus, as plain `go test` does (`regress.rs`); with -fuzz it fuzzes one
+//! target with worker processes (`fuzz.rs`). Targets are executed only by
+//! fuzz-worker processes this tool starts.
+
+mod fuzz;
+mod regress;
+mod report;
+mod targets;
+mod workers;
+
+use fuzz_cli::run::Cli;
+use fuzz_cli::{CliError, Status};
+
+const TOOL: &str = "fuzz-run";
 
 fn main() -> std::process::ExitCode {
-    fuzz_cli::exit::run::<fuzz_cli::run::Cli, _>("fuzz-run", |_cli| {
-        Err(fuzz_cli::CliError::misuse(
-            "not built yet: this release of fuzz-run only parses its flags",
-        ))
-    })
+    fuzz_cli::exit::run::<Cli, _>(TOOL, run)
+}
+
+fn run(cli: Cli) -> Result<Status, CliError> {
+    if cli.fuzz.is_some() {
+        fuzz::run(&cli)
+    } else {
+        regress::run(&cli)
+    }
 }

@@ -59,6 +59,30 @@ pub enum Command {
         #[arg(value_name = "INPUT", required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Serve a coordinator (fuzz-run starts workers this way): requests on
+    /// one inherited pipe, answers on another, the input under test in a
+    /// shared memory file.
+    #[command(hide = true)]
+    Serve {
+        /// The target library.
+        #[arg(value_name = "LIB.so")]
+        lib: PathBuf,
+        /// The target to fuzz.
+        #[arg(long = "target", value_name = "NAME")]
+        target: Option<String>,
+        /// The shared memory file the coordinator created.
+        #[arg(long = "shm", value_name = "PATH")]
+        shm: PathBuf,
+        /// File descriptor requests arrive on.
+        #[arg(long = "fd_in", value_name = "FD", default_value_t = 3)]
+        fd_in: i32,
+        /// File descriptor answers go to.
+        #[arg(long = "fd_out", value_name = "FD", default_value_t = 4)]
+        fd_out: i32,
+        /// Sanitizer runtime to preload (default: asked from clang-19).
+        #[arg(long = "sanitizer-runtime", value_name = "PATH")]
+        sanitizer_runtime: Option<PathBuf>,
+    },
     /// Measure the cost of one bare execution (reset counters, call, read counters), in-process.
     Bench {
         /// The target library.

@@ -12,6 +12,7 @@ mod library;
 mod mutate;
 mod sancov;
 mod sanitizer;
+mod serve;
 mod supervise;
 
 use fuzz_cli::io::print_line;
@@ -100,6 +101,24 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             } else {
                 Status::Success
             })
+        }
+        Command::Serve {
+            lib,
+            target,
+            shm,
+            fd_in,
+            fd_out,
+            sanitizer_runtime,
+        } => {
+            let lib = open(&lib, sanitizer_runtime.as_deref())?;
+            let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
+            let shm = fuzz_core::shm::Shm::open(&shm)?;
+            crash::install(-1);
+            lib.initialize();
+            let map = coverage::CounterMap::new(lib.uses_pc_map);
+            let exec = serve::Executor::new(lib.function(target), target.kind.clone(), map, shm);
+            serve::serve(exec, &target.name, fd_in, fd_out).map_err(CliError::misuse)?;
+            Ok(Status::Success)
         }
         Command::Bench {
             lib,

@@ -137,7 +137,7 @@ fn classify_return(job: &Job, ret: i32, cov: Option<(usize, u64)>, stderr: Strin
 /// A typed target's failure message: what it wrote to stderr, with a Rust
 /// panic's own message moved to the front (Rust prints "thread … panicked
 /// at FILE:LINE:" first, and the message on the next line).
-fn failure_message(stderr: &str, ret: i32) -> String {
+pub fn failure_message(stderr: &str, ret: i32) -> String {
     let text = stderr.trim();
     if text.is_empty() {
         return format!("the target returned {ret}");

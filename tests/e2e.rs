@@ -25,6 +25,12 @@ mod go_oracle;
 /// The man pages in man/ are what the clap definitions render.
 #[path = "e2e/man_pages.rs"]
 mod man_pages;
+/// fuzz-run fuzzing the example targets.
+#[path = "e2e/run_fuzz.rs"]
+mod run_fuzz;
+/// fuzz-run without -fuzz: seed corpus replay, reported like plain `go test`.
+#[path = "e2e/run_regress.rs"]
+mod run_regress;
 /// The codec against every vector Go produced.
 #[path = "e2e/vectors.rs"]
 mod vectors;

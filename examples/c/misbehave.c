@@ -24,6 +24,8 @@
  *                      4 GiB without being stopped it frees everything and
  *                      fails with "FuzzOOM: allocated 4096 MiB and was not
  *                      stopped".
+ *   FuzzTwoBugs        input starting "A1": SIGSEGV; starting "B2": abort()
+ *                      (two crash sites, for -keepfuzzing).
  *   FuzzTyped          "string, int64, bool": fails (returns 1) when the
  *                      string is "boom" and the int64 is 42, whatever the
  *                      bool, writing "FuzzTyped: boom with 42 (flag=true)"
@@ -198,6 +200,27 @@ FUZZ_TARGET(FuzzTyped, "string, int64, bool") {
         fprintf(stderr, "FuzzTyped: boom with 42 (flag=%s)\n",
                 flag ? "true" : "false");
         return FUZZ_FAIL;
+    }
+    return FUZZ_PASS;
+}
+
+/* Two different bugs behind single-byte checks, for -keepfuzzing: input
+ * starting "A1" writes through a NULL pointer (SIGSEGV); input starting
+ * "B2" calls abort() (SIGABRT). Plain coverage feedback finds both. */
+FUZZ_TARGET_BYTES(FuzzTwoBugs) {
+    const uint8_t *p;
+    size_t n;
+    if (!one_bytes(fuzz_data, fuzz_size, &p, &n))
+        return FUZZ_REJECT;
+    if (n >= 2 && p[0] == 'A') {
+        sink = 1;
+        if (p[1] == '1')
+            *null_ptr = 1;
+    }
+    if (n >= 2 && p[0] == 'B') {
+        sink = 2;
+        if (p[1] == '2')
+            abort();
     }
     return FUZZ_PASS;
 }

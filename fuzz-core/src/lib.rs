@@ -16,6 +16,11 @@ mod gofloat;
 mod golex;
 mod goquote;
 mod isprint_table;
+pub mod minimize;
+pub mod mutator;
+pub mod protocol;
+pub mod rng;
+pub mod shm;
 pub mod value;
 
 pub use error::{Error, Result};

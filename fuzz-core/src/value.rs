@@ -167,3 +167,62 @@ pub fn pack_all(values: &[Value]) -> Vec<u8> {
 pub fn types_of(values: &[Value]) -> Vec<ArgType> {
     values.iter().map(Value::arg_type).collect()
 }
+
+/// Reads an entry back from the packed form a typed target takes, given
+/// its types (the inverse of [`pack_all`]). `None` if the bytes do not hold
+/// exactly those values.
+pub fn unpack_all(bytes: &[u8], types: &[ArgType]) -> Option<Vec<Value>> {
+    let mut r = fuzz_target::ArgReader::new(bytes);
+    let mut out = Vec::with_capacity(types.len());
+    for t in types {
+        out.push(match t {
+            ArgType::Bytes => Value::Bytes(r.bytes()?.to_vec()),
+            ArgType::String => Value::String(r.bytes()?.to_vec()),
+            ArgType::Custom(name) => Value::Custom {
+                name: name.clone(),
+                data: r.bytes()?.to_vec(),
+            },
+            ArgType::Bool => Value::Bool(r.u8()? != 0),
+            ArgType::Int => Value::Int(r.u64()? as i64),
+            ArgType::Int8 => Value::Int8(r.u8()? as i8),
+            ArgType::Int16 => Value::Int16(r.u16()? as i16),
+            ArgType::Int32 => Value::Int32(r.u32()? as i32),
+            ArgType::Int64 => Value::Int64(r.u64()? as i64),
+            ArgType::Uint => Value::Uint(r.u64()?),
+            ArgType::Uint8 => Value::Uint8(r.u8()?),
+            ArgType::Uint16 => Value::Uint16(r.u16()?),
+            ArgType::Uint32 => Value::Uint32(r.u32()?),
+            ArgType::Uint64 => Value::Uint64(r.u64()?),
+            ArgType::Float32 => Value::Float32(f32::from_bits(r.u32()?)),
+            ArgType::Float64 => Value::Float64(f64::from_bits(r.u64()?)),
+        });
+    }
+    if !r.is_empty() {
+        return None;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_unpack_round_trip() {
+        let v = vec![
+            Value::String(b"ab".to_vec()),
+            Value::Int64(-3),
+            Value::Bytes(vec![0, 255]),
+            Value::Bool(true),
+            Value::Float32(f32::from_bits(0x7fc0_0001)),
+            Value::Int32(-1),
+            Value::Uint16(65535),
+        ];
+        let types = types_of(&v);
+        assert_eq!(unpack_all(&pack_all(&v), &types).unwrap(), v);
+        assert!(unpack_all(&pack_all(&v)[..5], &types).is_none());
+        let mut extra = pack_all(&v);
+        extra.push(0);
+        assert!(unpack_all(&extra, &types).is_none());
+    }
+}

@@ -1,0 +1,147 @@
+//! The coordinator–worker protocol: line-delimited JSON over two pipes that
+//! are not the worker's stdin or stdout (the target's own output must never
+//! corrupt it). Both ends use these types, so the wire format lives here
+//! once. Corpus entries travel as v1 text (`codec::encode`), which is
+//! always valid UTF-8.
+//!
+//! The exact input under test is not sent per execution: the worker keeps
+//! it in shared memory (`shm.rs`), so that when a target kills the worker,
+//! the coordinator still reads it there.
+
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever a message changes shape; a worker of another version is
+/// refused at the handshake.
+pub const VERSION: u32 = 1;
+
+/// What the coordinator asks of a worker.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// Execute `entry` once and report its coverage (baseline).
+    Run { id: u64, entry: String },
+    /// Mutate and execute, starting from `entry`, until an input adds
+    /// coverage or fails, or the slice ends (`max_execs` executions or
+    /// `millis` milliseconds, whichever comes first). `add_coverage` are
+    /// features other workers found since this one last heard.
+    Fuzz {
+        id: u64,
+        entry: String,
+        seed: u64,
+        max_execs: Option<u64>,
+        millis: Option<u64>,
+        max_len: usize,
+        add_coverage: Vec<u32>,
+    },
+    /// Shrink `entry` while it keeps `keep`.
+    Minimize {
+        id: u64,
+        entry: String,
+        keep: Keep,
+        max_execs: Option<u64>,
+        millis: Option<u64>,
+    },
+    /// Exit.
+    Stop,
+}
+
+/// What a minimization must keep.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum Keep {
+    /// The input keeps failing.
+    Failure,
+    /// The input keeps reaching every one of these features, without failing.
+    Coverage { features: Vec<u32> },
+}
+
+/// What a worker answers.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Response {
+    /// Sent once at start.
+    Hello {
+        version: u32,
+        target: String,
+        /// Coverage counters the worker reads per execution.
+        counters: u32,
+    },
+    /// The result of `Run`.
+    Ran {
+        id: u64,
+        outcome: Exec,
+        features: Vec<u32>,
+    },
+    /// The result of `Fuzz`.
+    Fuzzed {
+        id: u64,
+        execs: u64,
+        found: Option<Found>,
+    },
+    /// The result of `Minimize`: the smallest entry that kept the property.
+    Minimized { id: u64, entry: String, execs: u64 },
+    /// A request the worker could not serve (a malformed entry, …).
+    Error { id: u64, message: String },
+}
+
+/// How one execution ended, when the worker survived it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Exec {
+    Ok,
+    Rejected,
+    Failed { message: String },
+}
+
+/// Something a fuzzing slice found.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Found {
+    /// An input that reached features the worker had not seen.
+    NewCoverage { entry: String, features: Vec<u32> },
+    /// An input the target failed on (a typed target's failure return).
+    Failure { entry: String, message: String },
+}
+
+/// One message as a line, ready to write.
+pub fn to_line<T: Serialize>(msg: &T) -> String {
+    let mut s = serde_json::to_string(msg).expect("protocol messages always serialize");
+    s.push('\n');
+    s
+}
+
+/// Parses one line.
+pub fn from_line<'a, T: Deserialize<'a>>(line: &'a str) -> Result<T, String> {
+    serde_json::from_str(line.trim_end()).map_err(|e| format!("protocol error: {e}: {line:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let r = Request::Fuzz {
+            id: 3,
+            entry: "go test fuzz v1\n[]byte(\"\\xff\")\n".into(),
+            seed: 9,
+            max_execs: None,
+            millis: Some(100),
+            max_len: 4096,
+            add_coverage: vec![8, 17],
+        };
+        let line = to_line(&r);
+        assert!(line.ends_with('\n') && !line[..line.len() - 1].contains('\n'));
+        assert_eq!(from_line::<Request>(&line).unwrap(), r);
+        let a = Response::Fuzzed {
+            id: 3,
+            execs: 1000,
+            found: Some(Found::Failure {
+                entry: "e".into(),
+                message: "boom\nline 2".into(),
+            }),
+        };
+        assert_eq!(from_line::<Response>(&to_line(&a)).unwrap(), a);
+        assert!(from_line::<Response>("{\"op\":\"nope\"}").is_err());
+    }
+}

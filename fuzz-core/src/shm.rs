@@ -1,0 +1,115 @@
+//! The memory a coordinator shares with one worker: the exact input under
+//! test and a count of executions.
+//!
+//! The worker writes each input here before executing it (a copy, no
+//! system call), and bumps the count. When a target kills the worker, the
+//! coordinator reads the input that was running; when the count stops
+//! moving for longer than the timeout, the worker is hung on that input.
+//! The file lives in a private temporary directory the coordinator owns.
+//!
+//! Layout (native endianness): magic "FUZZSHM1", execs u64, input length
+//! u64, capacity u64, then the input bytes.
+
+use crate::error::{Error, Result};
+use memmap2::MmapMut;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+const MAGIC: &[u8; 8] = b"FUZZSHM1";
+const HEADER: usize = 32;
+
+/// A mapped shared-memory file.
+pub struct Shm {
+    map: MmapMut,
+}
+
+impl Shm {
+    /// Creates the file with room for inputs of `capacity` bytes.
+    pub fn create(path: &Path, capacity: usize) -> Result<Shm> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        file.set_len((HEADER + capacity) as u64)
+            .map_err(|e| Error::io(path, e))?;
+        // SAFETY: the file is ours, private to this run, and sized above;
+        // the only other user is the worker, which follows this layout.
+        let mut map = unsafe { MmapMut::map_mut(&file) }.map_err(|e| Error::io(path, e))?;
+        map[..8].copy_from_slice(MAGIC);
+        map[24..32].copy_from_slice(&(capacity as u64).to_ne_bytes());
+        Ok(Shm { map })
+    }
+
+    /// Opens a file the coordinator created.
+    pub fn open(path: &Path) -> Result<Shm> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        // SAFETY: as in `create`.
+        let map = unsafe { MmapMut::map_mut(&file) }.map_err(|e| Error::io(path, e))?;
+        if map.len() < HEADER || &map[..8] != MAGIC {
+            return Err(Error::Invalid(format!(
+                "{}: not a fuzz-worker shared memory file",
+                path.display()
+            )));
+        }
+        Ok(Shm { map })
+    }
+
+    fn word(&self, at: usize) -> &AtomicU64 {
+        // SAFETY: `at` is one of the 8-aligned header words; the mapping is
+        // page-aligned and at least HEADER bytes long.
+        unsafe { &*(self.map.as_ptr().add(at) as *const AtomicU64) }
+    }
+
+    /// Room for one input, in bytes.
+    pub fn capacity(&self) -> usize {
+        self.word(24).load(Ordering::Relaxed) as usize
+    }
+
+    /// Executions so far.
+    pub fn execs(&self) -> u64 {
+        self.word(8).load(Ordering::Relaxed)
+    }
+
+    /// Stores the input about to run and counts the execution. An input
+    /// longer than the capacity is stored cut (the coordinator sizes the
+    /// capacity for every input it can send or a mutation can make).
+    pub fn begin(&mut self, input: &[u8]) {
+        let n = input.len().min(self.capacity());
+        self.map[HEADER..HEADER + n].copy_from_slice(&input[..n]);
+        self.word(16).store(n as u64, Ordering::Release);
+        self.word(8).fetch_add(1, Ordering::Release);
+    }
+
+    /// The last input stored.
+    pub fn input(&self) -> Vec<u8> {
+        let n = (self.word(16).load(Ordering::Acquire) as usize).min(self.capacity());
+        self.map[HEADER..HEADER + n].to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_ends_see_the_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("shm");
+        let coord = Shm::create(&p, 16).unwrap();
+        let mut worker = Shm::open(&p).unwrap();
+        worker.begin(b"hello");
+        assert_eq!(coord.input(), b"hello");
+        assert_eq!(coord.execs(), 1);
+        worker.begin(&[7u8; 40]);
+        assert_eq!(coord.input(), vec![7u8; 16]);
+        assert_eq!(coord.execs(), 2);
+        std::fs::write(dir.path().join("bad"), b"not shm at all, no").unwrap();
+        assert!(Shm::open(&dir.path().join("bad")).is_err());
+    }
+}

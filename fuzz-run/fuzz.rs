@@ -1,0 +1,857 @@
+//! Fuzz mode: Go's coordinator.
+//!
+//! Load the seed corpus (testdata) and the generated corpus (cache), start
+//! the workers, run every entry once for baseline coverage, then hand out
+//! entries round-robin for the workers to mutate. A worker answers when an
+//! input reaches new coverage (it is checked against the merged coverage
+//! here, minimized, written to the cache and queued) or fails (it is
+//! minimized, written to testdata/fuzz/<Target>/ and reported). A worker
+//! that dies, hangs or blows its memory limit is a finding too: the input
+//! it was running is read from its shared memory, written, and the worker
+//! replaced. Progress goes to stderr every 3 s in Go's words; results to
+//! stdout, or as JSON events with -json.
+
+use crate::report::{Failure, Reporter};
+use crate::targets::{self, TargetInfo};
+use crate::workers::{crash_site, Event, Killed, Spawn, Worker};
+use fuzz_cli::run::Cli;
+use fuzz_cli::{CliError, Status};
+use fuzz_core::cache::{self, CacheEnv};
+use fuzz_core::duration::Limit;
+use fuzz_core::protocol::{Exec, Found, Keep, Request, Response};
+use fuzz_core::{codec, corpus, digest, fsutil, value, ArgType, Value};
+use serde_json::json;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Set by SIGINT/SIGTERM: stop cleanly.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Budget for minimizing an input that brought new coverage: Go spends up
+/// to -fuzzminimizetime on each; we cap it, so that a busy corpus does not
+/// starve fuzzing.
+const COVERAGE_MINIMIZE_MS: u64 = 1000;
+const COVERAGE_MINIMIZE_EXECS: u64 = 5000;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Origin {
+    Seed,
+    Cache,
+    New,
+}
+
+struct Entry {
+    name: String,
+    text: String,
+    origin: Origin,
+}
+
+/// What a worker is busy with.
+#[derive(Clone, Debug)]
+enum Job {
+    Idle,
+    Baseline(usize),
+    Fuzz(usize),
+    MinimizeCoverage { entry: String, features: Vec<u32> },
+    MinimizeFailure { entry: String, message: String },
+    ConfirmFailure { entry: String, message: String },
+}
+
+struct Coordinator<'a> {
+    cli: &'a Cli,
+    target: TargetInfo,
+    lib_shown: String,
+    lib_file: String,
+    seed_dir: PathBuf,
+    cache_dir: PathBuf,
+    spawn_dir: tempfile::TempDir,
+    worker_bin: PathBuf,
+    capacity: usize,
+    workers: Vec<Option<Worker>>,
+    jobs: Vec<Job>,
+    events: std::sync::mpsc::Sender<Event>,
+    corpus: Vec<Entry>,
+    hashes: HashSet<String>,
+    next: usize,
+    coverage: HashSet<u32>,
+    coverage_log: Vec<u32>,
+    synced: Vec<usize>,
+    execs: u64,
+    new_interesting: usize,
+    baseline_count: usize,
+    sites: HashSet<String>,
+    failures: usize,
+    stopping: bool,
+    rng: u64,
+    reporter: Reporter,
+    minimize_types: bool,
+}
+
+pub fn run(cli: &Cli) -> Result<Status, CliError> {
+    let pattern = cli.fuzz.as_deref().unwrap_or_default();
+    let worker_bin = fuzz_cli::find_worker::path()?;
+    let targets = targets::list(&worker_bin, &cli.lib)?;
+    let target = targets::select_for_fuzz(&targets, pattern)?.clone();
+    let seed_dir = cache::seed_dir(&cli.testdata, &target.name);
+    let env = CacheEnv {
+        flag: cli.fuzzcachedir.clone(),
+        fuzzcache: std::env::var_os("FUZZCACHE"),
+        xdg_cache_home: std::env::var_os("XDG_CACHE_HOME"),
+        home: std::env::var_os("HOME"),
+    };
+    let cache_root = env.root()?;
+    let lib_id = cache::library_id(&cli.lib)?;
+    let cache_dir = cache::target_dir(&cache_root, &lib_id, &target.name);
+
+    let reporter = Reporter::new(cli.json);
+    let (seeds, malformed) = load(&seed_dir, &target.args, Origin::Seed);
+    if !malformed.is_empty() {
+        // As Go: a bad seed file fails the target before any fuzzing.
+        let details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
+        if cli.json {
+            reporter.event(json!({"event": "failure", "kind": "malformed seed corpus", "message": details.join("\n")}))?;
+        } else {
+            Failure {
+                target: &target.name,
+                elapsed: reporter.elapsed(),
+                headline: "malformed seed corpus",
+                details: &details.join("\n"),
+                written: None,
+                lib: &cli.lib.display().to_string(),
+                seed_entry: None,
+            }
+            .print()?;
+        }
+        return Ok(Status::Finding);
+    }
+    let (cached, bad_cache) = load(&cache_dir, &target.args, Origin::Cache);
+    for e in bad_cache {
+        fuzz_cli::exit::warn("fuzz-run", &format!("skipping cache entry {e}"));
+    }
+    for e in &cached {
+        touch(&cache_dir.join(&e.name));
+    }
+
+    // SAFETY: installing a handler that only stores to an atomic.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+        libc::signal(
+            libc::SIGTERM,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+    }
+
+    let (tx, rx) = channel();
+    let spawn_dir = tempfile::Builder::new()
+        .prefix("fuzz-run-")
+        .tempdir_in(if Path::new("/dev/shm").is_dir() {
+            Path::new("/dev/shm")
+        } else {
+            Path::new("/tmp")
+        })
+        .or_else(|_| tempfile::tempdir())
+        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))?;
+    let parallel = cli
+        .parallel
+        .map(|p| p as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let parallel = match cli.fuzztime {
+        Some(Limit::Count(n)) => parallel.min(n.max(1) as usize),
+        _ => parallel,
+    }
+    .max(1);
+    let mut largest = 0;
+    for e in seeds.iter().chain(&cached) {
+        largest = largest.max(e.text.len());
+    }
+    let capacity = capacity_for(&target.args, cli.max_len).max(largest) + 64;
+    let rng = cli.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let minimize_types = target
+        .args
+        .iter()
+        .any(|a| matches!(a, ArgType::Bytes | ArgType::String));
+    let mut c = Coordinator {
+        cli,
+        lib_shown: cli.lib.display().to_string(),
+        lib_file: cli
+            .lib
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        target,
+        seed_dir,
+        cache_dir,
+        spawn_dir,
+        worker_bin,
+        capacity,
+        workers: Vec::new(),
+        jobs: Vec::new(),
+        events: tx,
+        corpus: Vec::new(),
+        hashes: HashSet::new(),
+        next: 0,
+        coverage: HashSet::new(),
+        coverage_log: Vec::new(),
+        synced: Vec::new(),
+        execs: 0,
+        new_interesting: 0,
+        baseline_count: 0,
+        sites: HashSet::new(),
+        failures: 0,
+        stopping: false,
+        rng,
+        reporter: {
+            reporter.event(json!({"event": "start"}))?;
+            reporter
+        },
+        minimize_types,
+    };
+    for e in seeds.into_iter().chain(cached) {
+        c.add(e);
+    }
+    c.baseline_count = c.corpus.len();
+    for i in 0..parallel {
+        let w = c.spawn(i)?;
+        c.workers.push(Some(w));
+        c.jobs.push(Job::Idle);
+        c.synced.push(0);
+    }
+    let result = c.main_loop(&rx);
+    for w in c.workers.drain(..).flatten() {
+        w.stop();
+    }
+    result
+}
+
+/// Reads every entry of a corpus directory, type-checked; the good ones and
+/// the errors.
+fn load(dir: &Path, types: &[ArgType], origin: Origin) -> (Vec<Entry>, Vec<fuzz_core::Error>) {
+    let mut good = Vec::new();
+    let mut bad = Vec::new();
+    let Ok(files) = corpus::files_in(dir) else {
+        return (good, bad);
+    };
+    for path in files {
+        let entry = match corpus::Entry::read(&path) {
+            Ok(e) => e,
+            Err(e) => {
+                bad.push(e);
+                continue;
+            }
+        };
+        let checked = entry.values.and_then(|v| {
+            codec::check_types(&v, types)
+                .map(|_| v)
+                .map_err(|e| e.in_file(&path))
+        });
+        match checked {
+            Ok(values) => good.push(Entry {
+                name: path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                text: String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8"),
+                origin,
+            }),
+            Err(e) => bad.push(e),
+        }
+    }
+    (good, bad)
+}
+
+/// Marks a cache entry as used now, so that `fuzz-clean -older` keeps it.
+fn touch(path: &Path) {
+    if let Ok(f) = std::fs::OpenOptions::new().write(true).open(path) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
+}
+
+/// Room in shared memory for any input a mutation can make.
+fn capacity_for(types: &[ArgType], max_len: usize) -> usize {
+    types
+        .iter()
+        .map(|t| t.fixed_size().unwrap_or(4 + max_len))
+        .sum()
+}
+
+impl Coordinator<'_> {
+    fn spawn(&self, index: usize) -> Result<Worker, CliError> {
+        let spawn = Spawn {
+            worker: &self.worker_bin,
+            lib: &self.cli.lib,
+            target: &self.target.name,
+            dir: self.spawn_dir.path(),
+            capacity: self.capacity,
+            sanitizer_runtime: None,
+        };
+        Worker::spawn(index, &spawn, self.events.clone()).map_err(CliError::misuse)
+    }
+
+    fn next_seed(&mut self) -> u64 {
+        // SplitMix64: one seed per request, from -seed when given.
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Adds an entry to the corpus unless it is there already.
+    fn add(&mut self, e: Entry) -> bool {
+        if !self.hashes.insert(digest::sha256_hex(e.text.as_bytes())) {
+            return false;
+        }
+        self.corpus.push(e);
+        true
+    }
+
+    fn total_execs_left(&self) -> Option<u64> {
+        match self.cli.fuzztime {
+            Some(Limit::Count(n)) => Some(n.saturating_sub(self.execs)),
+            _ => None,
+        }
+    }
+
+    fn minimize_budget(&self) -> (Option<u64>, Option<u64>) {
+        match self.cli.fuzzminimizetime {
+            Limit::Time(d) => (None, Some(d.as_millis() as u64)),
+            Limit::Count(n) => (Some(n), None),
+        }
+    }
+
+    fn minimizing_allowed(&self) -> bool {
+        self.minimize_types
+            && match self.cli.fuzzminimizetime {
+                Limit::Time(d) => !d.is_zero(),
+                Limit::Count(n) => n > 0,
+            }
+    }
+
+    fn send(&mut self, w: usize, job: Job, request: Request) {
+        let sent = match self.workers[w].as_mut() {
+            Some(worker) => worker.send(&request),
+            None => return,
+        };
+        match sent {
+            Ok(()) => self.jobs[w] = job,
+            Err(_) => {
+                // The worker is gone; its Gone event will follow.
+                self.jobs[w] = job;
+            }
+        }
+    }
+
+    fn main_loop(&mut self, rx: &Receiver<Event>) -> Result<Status, CliError> {
+        let start = Instant::now();
+        let deadline = match self.cli.fuzztime {
+            Some(Limit::Time(d)) => Some(start + d),
+            _ => None,
+        };
+        let mut baseline_queue: Vec<usize> = (0..self.corpus.len()).collect();
+        baseline_queue.reverse();
+        let mut baseline_done = 0;
+        let baseline_total = baseline_queue.len();
+        let mut fuzzing = false;
+        if baseline_total == 0 {
+            self.reporter.say("warning: starting with empty corpus");
+            let zero: Vec<Value> = self.target.args.iter().map(Value::zero).collect();
+            let text = String::from_utf8(codec::encode(&zero)).expect("v1 text is UTF-8");
+            self.add(Entry {
+                name: "zero".into(),
+                text,
+                origin: Origin::New,
+            });
+        } else {
+            self.reporter.baseline(0, baseline_total, None);
+        }
+        let mut last_progress = Instant::now();
+        let mut last_watch = Instant::now();
+        loop {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                return self.finish(true);
+            }
+            if !fuzzing && baseline_done == baseline_total {
+                fuzzing = true;
+                if baseline_total > 0 {
+                    self.reporter
+                        .baseline(baseline_done, baseline_total, Some(self.workers.len()));
+                }
+                self.reporter.event(json!({
+                    "event": "baseline", "entries": baseline_total,
+                    "coverage": self.coverage.len(), "workers": self.workers.len(),
+                }))?;
+            }
+            let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+            let out_of_execs = self.total_execs_left() == Some(0);
+            if fuzzing && (out_of_time || out_of_execs) && !self.minimizing_failure() {
+                return self.finish(false);
+            }
+            if self.stopping && !self.busy() {
+                return self.finish(false);
+            }
+            // Hand out work.
+            for w in 0..self.workers.len() {
+                if !matches!(self.jobs[w], Job::Idle) || self.workers[w].is_none() || self.stopping
+                {
+                    continue;
+                }
+                if let Some(i) = baseline_queue.pop() {
+                    let entry = self.corpus[i].text.clone();
+                    self.send(
+                        w,
+                        Job::Baseline(i),
+                        Request::Run {
+                            id: i as u64,
+                            entry,
+                        },
+                    );
+                } else if fuzzing && !self.minimizing_failure() && !out_of_time && !out_of_execs {
+                    self.dispatch_fuzz(w);
+                }
+            }
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Event::Answer(w, response)) => {
+                    if self.answer(w, response, &mut baseline_done)? {
+                        return self.finish(false);
+                    }
+                }
+                Ok(Event::Gone(w)) => {
+                    if self.gone(w, &mut baseline_done)? {
+                        return self.finish(false);
+                    }
+                }
+                Ok(Event::Garbled(w, msg)) => {
+                    fuzz_cli::exit::warn("fuzz-run", &format!("worker {w}: {msg}"));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(CliError::misuse("all workers are gone"));
+                }
+            }
+            if last_watch.elapsed() >= Duration::from_millis(100) {
+                last_watch = Instant::now();
+                self.watch();
+            }
+            if fuzzing && last_progress.elapsed() >= Duration::from_secs(3) {
+                last_progress = Instant::now();
+                self.progress()?;
+            }
+        }
+    }
+
+    fn busy(&self) -> bool {
+        self.jobs.iter().any(|j| !matches!(j, Job::Idle))
+    }
+
+    fn minimizing_failure(&self) -> bool {
+        !self.cli.keepfuzzing
+            && self
+                .jobs
+                .iter()
+                .any(|j| matches!(j, Job::MinimizeFailure { .. } | Job::ConfirmFailure { .. }))
+    }
+
+    fn progress(&mut self) -> Result<(), CliError> {
+        let total = self.baseline_count + self.new_interesting;
+        self.reporter
+            .progress(self.execs, self.new_interesting, total, self.coverage.len())
+    }
+
+    fn dispatch_fuzz(&mut self, w: usize) {
+        if self.corpus.is_empty() {
+            return;
+        }
+        let i = self.next % self.corpus.len();
+        self.next += 1;
+        let seed = self.next_seed();
+        let workers = self.workers.len() as u64;
+        let (max_execs, millis) = match (self.cli.seed, self.total_execs_left()) {
+            (Some(_), Some(left)) => (Some(left.min(1000)), None),
+            (Some(_), None) => (Some(1000), None),
+            (None, Some(left)) => (Some(left.div_ceil(workers).max(1)), Some(100)),
+            (None, None) => (None, Some(100)),
+        };
+        let add_coverage = self.coverage_log[self.synced[w]..].to_vec();
+        self.synced[w] = self.coverage_log.len();
+        let entry = self.corpus[i].text.clone();
+        self.send(
+            w,
+            Job::Fuzz(i),
+            Request::Fuzz {
+                id: i as u64,
+                entry,
+                seed,
+                max_execs,
+                millis,
+                max_len: self.cli.max_len,
+                add_coverage,
+            },
+        );
+    }
+
+    /// Checks for hung and bloated workers.
+    fn watch(&mut self) {
+        let grace = (self.cli.timeout * 10).max(Duration::from_secs(60));
+        for w in 0..self.workers.len() {
+            if matches!(self.jobs[w], Job::Idle) {
+                continue;
+            }
+            let Some(worker) = self.workers[w].as_mut() else {
+                continue;
+            };
+            let execs = worker.shm.execs();
+            if execs != worker.seen_execs {
+                worker.seen_execs = execs;
+                worker.seen_at = Instant::now();
+            }
+            let limit = if execs <= 1 { grace } else { self.cli.timeout };
+            if worker.seen_at.elapsed() > limit {
+                worker.kill(Killed::Timeout);
+                continue;
+            }
+            if let Some(rss) = worker.rss_mb() {
+                if rss > self.cli.rss_limit_mb {
+                    worker.kill(Killed::OutOfMemory(rss));
+                }
+            }
+        }
+    }
+
+    fn answer(
+        &mut self,
+        w: usize,
+        response: Response,
+        baseline_done: &mut usize,
+    ) -> Result<bool, CliError> {
+        let job = std::mem::replace(&mut self.jobs[w], Job::Idle);
+        match response {
+            Response::Hello { .. } => {
+                self.jobs[w] = job;
+                Ok(false)
+            }
+            Response::Error { message, .. } => {
+                Err(CliError::misuse(format!("worker {w}: {message}")))
+            }
+            Response::Ran {
+                outcome, features, ..
+            } => {
+                self.execs += 1;
+                match job {
+                    Job::Baseline(i) => {
+                        *baseline_done += 1;
+                        for f in features {
+                            if self.coverage.insert(f) {
+                                self.coverage_log.push(f);
+                            }
+                        }
+                        if let Exec::Failed { message } = outcome {
+                            let e = &self.corpus[i];
+                            let entry = e.text.clone();
+                            let seed_name = (e.origin == Origin::Seed).then(|| e.name.clone());
+                            return self.failure(&entry, &message, "", "failure", seed_name);
+                        }
+                        Ok(false)
+                    }
+                    Job::ConfirmFailure { entry, message } => match outcome {
+                        Exec::Failed { message: now } => self.failure_found(&entry, &now),
+                        _ => self.failure_found(&entry, &message),
+                    },
+                    _ => Ok(false),
+                }
+            }
+            Response::Fuzzed { execs, found, .. } => {
+                self.execs += execs;
+                match found {
+                    None => Ok(false),
+                    Some(Found::NewCoverage { entry, features }) => {
+                        let new: Vec<u32> = features
+                            .into_iter()
+                            .filter(|f| !self.coverage.contains(f))
+                            .collect();
+                        if new.is_empty() {
+                            return Ok(false);
+                        }
+                        if self.minimizing_allowed() {
+                            let (max_execs, millis) = self.minimize_budget();
+                            self.send(
+                                w,
+                                Job::MinimizeCoverage {
+                                    entry: entry.clone(),
+                                    features: new.clone(),
+                                },
+                                Request::Minimize {
+                                    id: 0,
+                                    entry,
+                                    keep: Keep::Coverage { features: new },
+                                    max_execs: Some(
+                                        max_execs.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_EXECS),
+                                    ),
+                                    millis: Some(
+                                        millis.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_MS),
+                                    ),
+                                },
+                            );
+                            Ok(false)
+                        } else {
+                            self.accept(&entry, &new)?;
+                            Ok(false)
+                        }
+                    }
+                    Some(Found::Failure { entry, message }) => {
+                        if self.minimizing_allowed() {
+                            self.reporter.say(&format!(
+                                "fuzz: minimizing {}-byte failing input file",
+                                entry.len()
+                            ));
+                            let (max_execs, millis) = self.minimize_budget();
+                            self.send(
+                                w,
+                                Job::MinimizeFailure {
+                                    entry: entry.clone(),
+                                    message: message.clone(),
+                                },
+                                Request::Minimize {
+                                    id: 0,
+                                    entry,
+                                    keep: Keep::Failure,
+                                    max_execs,
+                                    millis,
+                                },
+                            );
+                            Ok(false)
+                        } else {
+                            self.failure_found(&entry, &message)
+                        }
+                    }
+                }
+            }
+            Response::Minimized { entry, execs, .. } => {
+                self.execs += execs;
+                match job {
+                    Job::MinimizeCoverage { features, .. } => {
+                        self.accept(&entry, &features)?;
+                        Ok(false)
+                    }
+                    Job::MinimizeFailure { message, .. } => {
+                        // Run the smallest input once more for its own message.
+                        self.send(
+                            w,
+                            Job::ConfirmFailure {
+                                entry: entry.clone(),
+                                message,
+                            },
+                            Request::Run { id: 0, entry },
+                        );
+                        Ok(false)
+                    }
+                    _ => Ok(false),
+                }
+            }
+        }
+    }
+
+    /// An input with new coverage: into the cache and the corpus.
+    fn accept(&mut self, entry: &str, features: &[u32]) -> Result<(), CliError> {
+        let mut fresh = false;
+        for &f in features {
+            if self.coverage.insert(f) {
+                self.coverage_log.push(f);
+                fresh = true;
+            }
+        }
+        if !fresh {
+            return Ok(());
+        }
+        let name = digest::entry_name(entry.as_bytes());
+        if self.add(Entry {
+            name: name.clone(),
+            text: entry.to_string(),
+            origin: Origin::New,
+        }) {
+            self.new_interesting += 1;
+            fsutil::create_dir_all(&self.cache_dir)?;
+            let path = self.cache_dir.join(&name);
+            fsutil::write_new_atomic(&path, entry.as_bytes())?;
+            self.reporter.event(json!({
+                "event": "new_input", "path": path.display().to_string(),
+                "size": entry.len(), "new_features": features.len(),
+                "coverage": self.coverage.len(),
+            }))?;
+        }
+        Ok(())
+    }
+
+    /// A typed target's failure found while fuzzing.
+    fn failure_found(&mut self, entry: &str, message: &str) -> Result<bool, CliError> {
+        self.failure(entry, message, "", "failure", None)
+    }
+
+    /// Records a finding: writes it (unless it is a failing seed, which Go
+    /// reports without writing) and reports it; stops unless -keepfuzzing.
+    fn failure(
+        &mut self,
+        entry: &str,
+        headline_and_message: &str,
+        report: &str,
+        kind: &str,
+        seed_entry: Option<String>,
+    ) -> Result<bool, CliError> {
+        let mut lines = headline_and_message.lines();
+        let headline = lines.next().unwrap_or(kind).to_string();
+        let mut details: Vec<&str> = lines.collect();
+        details.extend(report.lines());
+        let site = if report.is_empty() {
+            format!("{kind}: {headline}")
+        } else {
+            crash_site(kind, report, &self.lib_file)
+        };
+        if self.cli.keepfuzzing && !self.sites.insert(site.clone()) {
+            return Ok(false); // a crash site we have already recorded
+        }
+        let written = if seed_entry.is_none() {
+            fsutil::create_dir_all(&self.seed_dir)?;
+            let path = self.seed_dir.join(digest::entry_name(entry.as_bytes()));
+            fsutil::write_new_atomic(&path, entry.as_bytes())?;
+            Some(path.display().to_string())
+        } else {
+            None
+        };
+        self.failures += 1;
+        self.reporter.event(json!({
+            "event": "failure", "kind": kind, "message": headline_and_message,
+            "report": report, "path": written, "site": site,
+            "seed_entry": seed_entry,
+        }))?;
+        if !self.cli.json {
+            Failure {
+                target: &self.target.name,
+                elapsed: self.reporter.elapsed(),
+                headline: &headline,
+                details: &details.join("\n"),
+                written: written.as_deref(),
+                lib: &self.lib_shown,
+                seed_entry: seed_entry.as_deref(),
+            }
+            .print()?;
+        }
+        // Under -keepfuzzing only a failing seed stops the run.
+        Ok(!self.cli.keepfuzzing || seed_entry.is_some())
+    }
+
+    /// A worker's pipe closed: find out why, record the input it was on.
+    fn gone(&mut self, w: usize, baseline_done: &mut usize) -> Result<bool, CliError> {
+        let Some(mut worker) = self.workers[w].take() else {
+            return Ok(false);
+        };
+        let job = std::mem::replace(&mut self.jobs[w], Job::Idle);
+        let death = worker.death();
+        drop(worker);
+        if death.kind == "stopped" || self.stopping {
+            return Ok(false);
+        }
+        self.execs += 1;
+        // The input it was running, as an entry.
+        let recovered = match self.target.kind.as_str() {
+            "libfuzzer" => Some(vec![Value::Bytes(death.input.clone())]),
+            _ => value::unpack_all(&death.input, &self.target.args),
+        };
+        let job_entry = match &job {
+            Job::Baseline(i) | Job::Fuzz(i) => Some(self.corpus[*i].text.clone()),
+            Job::MinimizeCoverage { entry, .. }
+            | Job::MinimizeFailure { entry, .. }
+            | Job::ConfirmFailure { entry, .. } => Some(entry.clone()),
+            Job::Idle => None,
+        };
+        let entry = match recovered {
+            Some(v) => String::from_utf8(codec::encode(&v)).expect("v1 text is UTF-8"),
+            None => job_entry.unwrap_or_default(),
+        };
+        let headline = match death.kind.as_str() {
+            "timeout" => format!(
+                "fuzzing process hung: an input ran longer than {:?} (-timeout)",
+                self.cli.timeout
+            ),
+            k if k.starts_with("out of memory") => {
+                format!(
+                    "fuzzing process ran {k}, over -rss_limit_mb {}",
+                    self.cli.rss_limit_mb
+                )
+            }
+            k if k.starts_with("exit status") => {
+                format!("fuzzing process exited unexpectedly: {k} (the target called exit)")
+            }
+            k => format!("fuzzing process crashed: {k}"),
+        };
+        let seed_entry = match job {
+            Job::Baseline(i) => {
+                *baseline_done += 1;
+                (self.corpus[i].origin == Origin::Seed).then(|| self.corpus[i].name.clone())
+            }
+            _ => None,
+        };
+        let stop = self.failure(&entry, &headline, &death.report, &death.kind, seed_entry)?;
+        if !stop {
+            // Keep fuzzing: a new worker in its place, told all coverage.
+            let fresh = self.spawn(w)?;
+            self.workers[w] = Some(fresh);
+            self.synced[w] = 0;
+        }
+        Ok(stop)
+    }
+
+    fn finish(&mut self, interrupted: bool) -> Result<Status, CliError> {
+        self.stopping = true;
+        // A failure being minimized when we stop is saved as it is.
+        let pending: Vec<(String, String)> = self
+            .jobs
+            .iter()
+            .filter_map(|j| match j {
+                Job::MinimizeFailure { entry, message }
+                | Job::ConfirmFailure { entry, message } => Some((entry.clone(), message.clone())),
+                _ => None,
+            })
+            .collect();
+        for w in self.workers.iter_mut().flatten() {
+            w.kill(Killed::Stopping);
+        }
+        for j in self.jobs.iter_mut() {
+            *j = Job::Idle;
+        }
+        if let Some((entry, message)) = pending.into_iter().next() {
+            self.failure(&entry, &message, "", "failure", None)?;
+        }
+        self.progress()?;
+        let status = if self.failures > 0 {
+            Status::Finding
+        } else {
+            Status::Success
+        };
+        self.reporter.event(json!({
+            "event": "end", "execs": self.execs, "new_interesting": self.new_interesting,
+            "coverage": self.coverage.len(), "failures": self.failures,
+            "interrupted": interrupted,
+        }))?;
+        if !self.cli.json {
+            let secs = self.reporter.elapsed().as_secs_f64();
+            fuzz_cli::io::print_line(match status {
+                Status::Success => format!("PASS\nok  \t{}\t{secs:.3}s", self.lib_shown),
+                _ => format!("FAIL\nFAIL\t{}\t{secs:.3}s", self.lib_shown),
+            })?;
+        }
+        Ok(status)
+    }
+}

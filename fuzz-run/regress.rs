@@ -1,0 +1,620 @@
+//! Regression mode (no -fuzz): every selected target replays its seed
+//! corpus, `<testdata>/fuzz/<Target>/`, and the result is reported the way
+//! plain `go test` reports fuzz targets and their entries.
+//!
+//! For each target, every seed file is decoded and type-checked here first.
+//! As in Go, one malformed file (or one of the wrong types) fails the whole
+//! target, every bad file is listed, and none of its entries runs. The good
+//! entries then run in one `fuzz-worker run -json` process per target (the
+//! worker survives a crashing entry and carries on with the next), and its
+//! JSON lines become `--- PASS`/`--- SKIP`/`--- FAIL` lines, or with -json
+//! our own JSON events (see the OUTPUT section of the man page).
+
+use crate::targets::{self, RunFilter, TargetInfo};
+use fuzz_cli::io::write_stdout;
+use fuzz_cli::run::Cli;
+use fuzz_cli::{CliError, Status};
+use serde_json::{json, Value as Json};
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A failure report keeps its last lines, as fuzz-worker's text output does:
+/// a target that wrote thousands of lines crashed at the end of them.
+const REPORT_LINES: usize = 400;
+
+/// Past this many bytes of file operands, the entries of one target are
+/// split over several worker runs, so a huge corpus never hits ARG_MAX.
+const ARGV_BUDGET: usize = 512 * 1024;
+
+pub fn run(cli: &Cli) -> Result<Status, CliError> {
+    let start = Instant::now();
+    let pattern = cli.run.as_deref().unwrap_or("");
+    let filter = RunFilter::new(pattern, "-run")?;
+    let worker = fuzz_cli::find_worker::path()?;
+    let all = targets::list(&worker, &cli.lib)?;
+    let selected: Vec<&TargetInfo> = all
+        .iter()
+        .filter(|t| filter.matches_target(&t.name))
+        .collect();
+    if selected.is_empty() {
+        return Err(CliError::misuse(format!(
+            "no target matches -run {pattern:?} (the library has: {})",
+            targets::names(&all)
+        )));
+    }
+
+    // Every selected corpus is read and checked before anything runs, so a
+    // misuse error comes before any output.
+    let plans: Vec<Plan> = selected
+        .iter()
+        .map(|t| Plan::read(cli, &filter, t))
+        .collect();
+    if filter.selects_entries()
+        && plans
+            .iter()
+            .all(|p| p.bad.is_empty() && p.entries.is_empty())
+    {
+        let dirs: Vec<String> = plans
+            .iter()
+            .map(|p| format!("{}/", p.dir.display()))
+            .collect();
+        return Err(CliError::misuse(format!(
+            "-run {pattern:?} matches no seed corpus entry (looked in {})",
+            dirs.join(", ")
+        )));
+    }
+
+    let mut out = Output {
+        json: cli.json,
+        verbose: cli.verbose && !cli.json,
+    };
+    let mut failed_targets = 0usize;
+    for plan in &plans {
+        if !run_target(cli, &worker, plan, &mut out)? {
+            failed_targets += 1;
+        }
+    }
+
+    let elapsed = start.elapsed().as_secs_f64();
+    let lib = cli.lib.display();
+    if cli.json {
+        out.json(json!({
+            "event": "end",
+            "lib": lib.to_string(),
+            "outcome": if failed_targets == 0 { "ok" } else { "fail" },
+            "elapsed": round3(elapsed),
+            "targets": plans.len(),
+            "failed": failed_targets,
+        }))?;
+    } else if failed_targets == 0 {
+        let pass = if out.verbose { "PASS\n" } else { "" };
+        out.text(&format!("{pass}ok  \t{lib}\t{elapsed:.3}s\n"))?;
+    } else {
+        out.text(&format!("FAIL\nFAIL\t{lib}\t{elapsed:.3}s\n"))?;
+    }
+    Ok(if failed_targets == 0 {
+        Status::Success
+    } else {
+        Status::Finding
+    })
+}
+
+/// One target's seed corpus, read and checked.
+struct Plan<'a> {
+    target: &'a TargetInfo,
+    /// `<testdata>/fuzz/<Target>`.
+    dir: PathBuf,
+    /// The entries `-run` selects: (file name, path), sorted by name.
+    entries: Vec<(String, PathBuf)>,
+    /// One message per file that is malformed, of the wrong types, or
+    /// unreadable (`file:line: reason`); any makes the target fail unrun.
+    bad: Vec<String>,
+}
+
+impl<'a> Plan<'a> {
+    fn read(cli: &Cli, filter: &RunFilter, target: &'a TargetInfo) -> Plan<'a> {
+        let dir = cli.testdata.join("fuzz").join(&target.name);
+        let mut plan = Plan {
+            target,
+            dir,
+            entries: Vec::new(),
+            bad: Vec::new(),
+        };
+        let files = match fuzz_core::corpus::files_in(&plan.dir) {
+            Ok(files) => files,
+            // No seed corpus: nothing to replay, the target passes.
+            Err(fuzz_core::Error::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                Vec::new()
+            }
+            Err(e) => {
+                plan.bad.push(e.to_string());
+                Vec::new()
+            }
+        };
+        // As Go does, every file is checked, even those -run leaves out: a
+        // malformed corpus fails its target whatever is selected.
+        for path in files {
+            if let Err(why) = check_file(&path, &target.args) {
+                plan.bad.push(why);
+                continue;
+            }
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if filter.matches_entry(&target.name, &name) {
+                plan.entries.push((name, path));
+            }
+        }
+        plan
+    }
+}
+
+/// Decodes one seed file and checks it against the target's types; the
+/// error is `file:line: reason` (`file: reason` for a type mismatch).
+fn check_file(path: &Path, args: &[fuzz_core::ArgType]) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| fuzz_core::Error::io(path, e).to_string())?;
+    let values = fuzz_core::codec::decode(&bytes).map_err(|e| e.in_file(path).to_string())?;
+    fuzz_core::codec::check_types(&values, args).map_err(|e| e.in_file(path).to_string())
+}
+
+/// Where results go: Go-shaped text, or JSON lines.
+struct Output {
+    json: bool,
+    verbose: bool,
+}
+
+impl Output {
+    fn text(&mut self, s: &str) -> Result<(), CliError> {
+        write_stdout(s.as_bytes())
+    }
+
+    fn json(&mut self, v: Json) -> Result<(), CliError> {
+        write_stdout(format!("{v}\n").as_bytes())
+    }
+}
+
+/// How one entry ended, from the worker's JSON line.
+struct EntryResult {
+    name: String,
+    path: PathBuf,
+    /// The worker's line (or one we made up when the worker lost the entry).
+    report: Json,
+}
+
+impl EntryResult {
+    fn outcome(&self) -> &str {
+        self.report
+            .get("outcome")
+            .and_then(Json::as_str)
+            .unwrap_or("lost")
+    }
+
+    fn passed(&self) -> bool {
+        matches!(self.outcome(), "ok" | "rejected")
+    }
+
+    fn field(&self, name: &str) -> &str {
+        self.report
+            .get(name)
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+    }
+
+    /// The entry's time for the `(0.00s)` column: the worker does not time
+    /// entries, so only a hang, which ran for the timeout, shows a time.
+    fn secs(&self) -> f64 {
+        self.report
+            .get("timeout_ms")
+            .and_then(Json::as_u64)
+            .map_or(0.0, |ms| ms as f64 / 1000.0)
+    }
+
+    /// The failure's text: a first line saying what happened, then the
+    /// message or report, as go test shows a failing subtest's log.
+    fn failure_text(&self) -> String {
+        let report = self.field("report");
+        let (first, rest) = match self.outcome() {
+            "failed" => {
+                let message = self.field("message");
+                if message.trim().is_empty() {
+                    (
+                        "failed (the target wrote no message)".to_string(),
+                        String::new(),
+                    )
+                } else {
+                    (message.to_string(), String::new())
+                }
+            }
+            "crashed" => {
+                let kind = self.field("kind");
+                // A sanitizer's kind names itself (`asan: heap-buffer-overflow`);
+                // a signal gets a verb (`crashed: SIGSEGV`).
+                let first = if kind.contains(':') {
+                    kind.to_string()
+                } else {
+                    format!("crashed: {kind}")
+                };
+                (first, report.to_string())
+            }
+            "stack-overflow" => ("stack overflow".to_string(), report.to_string()),
+            "timeout" => {
+                let ms = self.report.get("timeout_ms").and_then(Json::as_u64);
+                let after = ms.map_or_else(
+                    || "the timeout".to_string(),
+                    |ms| format!("{:?}", Duration::from_millis(ms)),
+                );
+                (format!("timed out after {after}"), String::new())
+            }
+            "oom" => {
+                let rss = self.report.get("rss_mb").and_then(Json::as_u64);
+                let first = match rss {
+                    Some(mb) => format!("out of memory ({mb} MiB resident)"),
+                    None => "out of memory".to_string(),
+                };
+                (first, report.to_string())
+            }
+            "exit" => {
+                let code = self.report.get("exit_code").and_then(Json::as_i64);
+                let first = match code {
+                    Some(c) => format!("exited with status {c} (the target called exit)"),
+                    None => "exited (the target called exit)".to_string(),
+                };
+                (first, report.to_string())
+            }
+            _ => {
+                let message = self.field("message");
+                (message.to_string(), String::new())
+            }
+        };
+        if rest.trim().is_empty() {
+            first
+        } else {
+            format!("{first}\n{rest}")
+        }
+    }
+}
+
+/// Runs one target's plan and prints its result; returns whether it passed.
+fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result<bool, CliError> {
+    let start = Instant::now();
+    let name = &plan.target.name;
+    if out.verbose {
+        out.text(&format!("=== RUN   {name}\n"))?;
+    }
+
+    if !plan.bad.is_empty() {
+        let secs = start.elapsed().as_secs_f64();
+        if out.json {
+            out.json(json!({
+                "event": "target",
+                "target": name,
+                "outcome": "fail",
+                "elapsed": round3(secs),
+                "entries": 0,
+                "passed": 0,
+                "skipped": 0,
+                "failed": 0,
+                "malformed": plan.bad,
+            }))?;
+        } else {
+            let mut s = format!("--- FAIL: {name} ({secs:.2}s)\n");
+            for line in &plan.bad {
+                indent_into(&mut s, line, 4);
+            }
+            out.text(&s)?;
+        }
+        return Ok(false);
+    }
+
+    if out.verbose {
+        let mut s = String::new();
+        for (entry, _) in &plan.entries {
+            let _ = writeln!(s, "=== RUN   {name}/{entry}");
+        }
+        out.text(&s)?;
+    }
+
+    let results = run_entries(cli, worker, plan)?;
+    let secs = start.elapsed().as_secs_f64();
+    let failed = results.iter().filter(|r| !r.passed()).count();
+    let skipped = results.iter().filter(|r| r.outcome() == "rejected").count();
+
+    if out.json {
+        for r in &results {
+            let mut ev = json!({
+                "event": "entry",
+                "target": name,
+                "entry": r.name,
+                "file": r.path.to_string_lossy(),
+                "outcome": match r.outcome() {
+                    "ok" => "pass",
+                    "rejected" => "skip",
+                    _ => "fail",
+                },
+                "result": r.outcome(),
+            });
+            for key in [
+                "kind",
+                "message",
+                "report",
+                "exit_code",
+                "timeout_ms",
+                "rss_mb",
+            ] {
+                if let Some(v) = r.report.get(key) {
+                    ev[key] = v.clone();
+                }
+            }
+            if !r.passed() {
+                ev["rerun"] = json!(rerun_command(cli, name, &r.name));
+            }
+            out.json(ev)?;
+        }
+        out.json(json!({
+            "event": "target",
+            "target": name,
+            "outcome": if failed == 0 { "pass" } else { "fail" },
+            "elapsed": round3(secs),
+            "entries": results.len(),
+            "passed": results.len() - failed - skipped,
+            "skipped": skipped,
+            "failed": failed,
+            "malformed": [],
+        }))?;
+        return Ok(failed == 0);
+    }
+
+    let verdict = if failed == 0 { "PASS" } else { "FAIL" };
+    if failed == 0 && !out.verbose {
+        return Ok(true);
+    }
+    let mut s = format!("--- {verdict}: {name} ({secs:.2}s)\n");
+    for r in &results {
+        let t = r.secs();
+        match r.outcome() {
+            "ok" if out.verbose => {
+                let _ = writeln!(s, "    --- PASS: {name}/{} ({t:.2}s)", r.name);
+            }
+            "rejected" if out.verbose => {
+                let _ = writeln!(s, "    --- SKIP: {name}/{} ({t:.2}s)", r.name);
+                indent_into(&mut s, "rejected: the target returned -1", 8);
+            }
+            "ok" | "rejected" => {}
+            _ => {
+                let _ = writeln!(s, "    --- FAIL: {name}/{} ({t:.2}s)", r.name);
+                indent_into(&mut s, &last_lines(&r.failure_text()), 8);
+                let _ = writeln!(s, "    To re-run: {}", rerun_command(cli, name, &r.name));
+            }
+        }
+    }
+    out.text(&s)?;
+    Ok(failed == 0)
+}
+
+/// Runs a plan's entries through `fuzz-worker run -json`, one worker per
+/// target (more only for a corpus too large for one command line).
+fn run_entries(cli: &Cli, worker: &Path, plan: &Plan) -> Result<Vec<EntryResult>, CliError> {
+    let mut results = Vec::with_capacity(plan.entries.len());
+    let mut rest = plan.entries.as_slice();
+    while !rest.is_empty() {
+        let mut n = 0;
+        let mut budget = 0;
+        while n < rest.len() && (n == 0 || budget + rest[n].1.as_os_str().len() < ARGV_BUDGET) {
+            budget += rest[n].1.as_os_str().len() + 1;
+            n += 1;
+        }
+        let (batch, more) = rest.split_at(n);
+        results.extend(run_batch(cli, worker, &plan.target.name, batch)?);
+        rest = more;
+    }
+    Ok(results)
+}
+
+fn run_batch(
+    cli: &Cli,
+    worker: &Path,
+    target: &str,
+    batch: &[(String, PathBuf)],
+) -> Result<Vec<EntryResult>, CliError> {
+    let mut cmd = Command::new(worker);
+    cmd.arg("run")
+        .arg("-json")
+        .arg("-target")
+        .arg(target)
+        .arg("-timeout")
+        .arg(go_duration(cli.timeout))
+        .arg("-rss_limit_mb")
+        .arg(cli.rss_limit_mb.to_string())
+        .arg("--")
+        .arg(&cli.lib)
+        .args(batch.iter().map(|(_, p)| operand(p)))
+        .stdin(Stdio::null());
+    let out = cmd.output().map_err(|e| {
+        CliError::misuse(format!(
+            "cannot run {}: {}",
+            worker.display(),
+            fuzz_core::error::describe(&e)
+        ))
+    })?;
+    if out.status.code() == Some(2) {
+        return Err(targets::worker_error(&out.stderr, out.status));
+    }
+    // Whatever else the worker said (warnings) is passed on.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for line in stderr.lines().filter(|l| !l.trim().is_empty()) {
+        let _ = writeln!(std::io::stderr(), "{line}");
+    }
+    let mut lines = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<Json>(l).ok())
+        .collect::<Vec<_>>()
+        .into_iter();
+    let lost = || {
+        let why = stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map_or_else(
+                || out.status.to_string(),
+                |l| format!("{}: {l}", out.status),
+            );
+        json!({
+            "outcome": "lost",
+            "message": format!("fuzz-worker ended without reporting this entry ({why})"),
+        })
+    };
+    Ok(batch
+        .iter()
+        .map(|(name, path)| EntryResult {
+            name: name.clone(),
+            path: path.clone(),
+            report: lines.next().flatten().unwrap_or_else(lost),
+        })
+        .collect())
+}
+
+/// A path as an operand: one that starts with `-` gets a `./` so the
+/// worker cannot read it as a flag (it comes after `--` anyway).
+fn operand(p: &Path) -> OsString {
+    if p.as_os_str().to_string_lossy().starts_with('-') {
+        Path::new(".").join(p).into_os_string()
+    } else {
+        p.as_os_str().to_owned()
+    }
+}
+
+/// A duration as fuzz-worker's -timeout reads it, exactly.
+fn go_duration(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else if d.as_nanos() % 1_000_000 == 0 {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{}ns", d.as_nanos())
+    }
+}
+
+/// The command that replays just this entry: the same library, testdata
+/// directory and limits, `-run Target/NAME`.
+fn rerun_command(cli: &Cli, target: &str, entry: &str) -> String {
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    };
+    let run = if plain(target) && plain(entry) {
+        format!("{target}/{entry}")
+    } else {
+        format!("^{}$/^{}$", regex::escape(target), regex::escape(entry))
+    };
+    let mut words = vec!["fuzz-run".to_string()];
+    if cli.testdata != Path::new("testdata") {
+        words.push("-testdata".into());
+        words.push(shell_quote(&cli.testdata.to_string_lossy()));
+    }
+    if cli.timeout != Duration::from_secs(10) {
+        words.push("-timeout".into());
+        words.push(go_duration(cli.timeout));
+    }
+    if cli.rss_limit_mb != 2048 {
+        words.push(format!("-rss_limit_mb {}", cli.rss_limit_mb));
+    }
+    words.push("-run".into());
+    words.push(shell_quote(&run));
+    words.push(shell_quote(&cli.lib.to_string_lossy()));
+    words.join(" ")
+}
+
+/// Quotes a word for a POSIX shell, only when it needs it.
+fn shell_quote(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '_' | '-' | '.' | '/' | ':' | ',' | '+' | '=' | '@' | '%')
+        });
+    if safe {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Appends `text` to `s`, every line indented by `n` spaces (empty lines
+/// stay empty).
+fn indent_into(s: &mut String, text: &str, n: usize) {
+    for line in text.trim_end().lines() {
+        let line = line.trim_end();
+        if line.is_empty() {
+            s.push('\n');
+        } else {
+            let _ = writeln!(s, "{:n$}{line}", "");
+        }
+    }
+}
+
+/// The first line and the last [`REPORT_LINES`] of a long text.
+fn last_lines(text: &str) -> String {
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    if lines.len() <= REPORT_LINES + 1 {
+        return lines.join("\n");
+    }
+    let cut = lines.len() - REPORT_LINES;
+    let mut out = vec![
+        lines[0].to_string(),
+        format!("... {} earlier lines of output", cut - 1),
+    ];
+    out.extend(lines[cut..].iter().map(|l| l.to_string()));
+    out.join("\n")
+}
+
+fn round3(secs: f64) -> f64 {
+    (secs * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_round_trip() {
+        for d in [
+            Duration::from_secs(10),
+            Duration::from_millis(1500),
+            Duration::from_nanos(1_000_001),
+        ] {
+            assert_eq!(fuzz_core::duration::parse(&go_duration(d)).unwrap(), d);
+        }
+    }
+
+    #[test]
+    fn quotes_only_when_needed() {
+        assert_eq!(shell_quote("./lib.so"), "./lib.so");
+        assert_eq!(shell_quote("my lib.so"), "'my lib.so'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn indents_lines() {
+        let mut s = String::new();
+        indent_into(&mut s, "a\n\nb\n", 4);
+        assert_eq!(s, "    a\n\n    b\n");
+    }
+
+    #[test]
+    fn keeps_the_end_of_long_reports() {
+        let text: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
+        let kept = last_lines(&text.join("\n"));
+        let lines: Vec<&str> = kept.lines().collect();
+        assert_eq!(lines[0], "0");
+        assert_eq!(lines.len(), REPORT_LINES + 2);
+        assert_eq!(*lines.last().unwrap(), "999");
+    }
+}

@@ -1,0 +1,129 @@
+//! What fuzz mode tells people (stderr: progress, in Go's words) and
+//! scripts (stdout: the failure report like `go test`'s, or with -json one
+//! event per line).
+
+use fuzz_cli::io::print_line;
+use fuzz_cli::CliError;
+use fuzz_core::duration::format_secs;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+pub struct Reporter {
+    pub json: bool,
+    start: Instant,
+    last_line: Instant,
+    last_execs: u64,
+}
+
+impl Reporter {
+    pub fn new(json: bool) -> Reporter {
+        let now = Instant::now();
+        Reporter {
+            json,
+            start: now,
+            last_line: now,
+            last_execs: 0,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    fn elapsed_text(&self) -> String {
+        format_secs(self.start.elapsed().as_secs())
+    }
+
+    /// A line for people, on stderr.
+    pub fn say(&self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    /// An event for scripts, on stdout with -json.
+    pub fn event(&self, mut obj: serde_json::Value) -> Result<(), CliError> {
+        if self.json {
+            obj["elapsed"] = json!((self.start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0);
+            print_line(obj)?;
+        }
+        Ok(())
+    }
+
+    pub fn baseline(&self, done: usize, total: usize, workers: Option<usize>) {
+        let tail = workers
+            .map(|w| format!(", now fuzzing with {w} workers"))
+            .unwrap_or_default();
+        self.say(&format!(
+            "fuzz: elapsed: {}, gathering baseline coverage: {done}/{total} completed{tail}",
+            self.elapsed_text()
+        ));
+    }
+
+    /// Go's progress line; also the `progress` event.
+    pub fn progress(
+        &mut self,
+        execs: u64,
+        new: usize,
+        total: usize,
+        coverage: usize,
+    ) -> Result<(), CliError> {
+        let secs = self.last_line.elapsed().as_secs_f64();
+        let rate = if secs > 0.0 {
+            (execs - self.last_execs) as f64 / secs
+        } else {
+            0.0
+        };
+        self.last_line = Instant::now();
+        self.last_execs = execs;
+        self.say(&format!(
+            "fuzz: elapsed: {}, execs: {execs} ({rate:.0}/sec), new interesting: {new} (total: {total})",
+            self.elapsed_text()
+        ));
+        self.event(json!({
+            "event": "progress", "execs": execs, "execs_per_sec": rate.round(),
+            "new_interesting": new, "total": total, "coverage": coverage,
+        }))
+    }
+}
+
+/// The failure report, like `go test`'s, on stdout (unless -json).
+pub struct Failure<'a> {
+    pub target: &'a str,
+    pub elapsed: Duration,
+    /// One line: the failure message's first line, or the crash kind.
+    pub headline: &'a str,
+    /// The rest: message lines, the target's stderr, the backtrace.
+    pub details: &'a str,
+    /// Where the input was written, if it was.
+    pub written: Option<&'a str>,
+    pub lib: &'a str,
+    pub seed_entry: Option<&'a str>,
+}
+
+impl Failure<'_> {
+    pub fn print(&self) -> Result<(), CliError> {
+        let mut out = format!(
+            "--- FAIL: {} ({:.2}s)\n",
+            self.target,
+            self.elapsed.as_secs_f64()
+        );
+        if let Some(seed) = self.seed_entry {
+            out.push_str(&format!(
+                "    failure while testing seed corpus entry: {}/{seed}\n",
+                self.target
+            ));
+        }
+        out.push_str(&format!("    {}\n", self.headline));
+        let details = self.details.trim_matches('\n');
+        for l in details.lines() {
+            out.push_str(&format!("    {l}\n"));
+        }
+        if let Some(path) = self.written {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            out.push_str(&format!(
+                "    \n    Failing input written to {path}\n    To re-run:\n    fuzz-run -run {}/{name} {}\n",
+                self.target, self.lib
+            ));
+        }
+        print_line(out.trim_end())
+    }
+}

@@ -1,0 +1,346 @@
+//! The targets of a library and how fuzz-run picks among them.
+//!
+//! fuzz-run never loads a library itself: [`list`] asks `fuzz-worker list
+//! -json LIB` and parses its JSON lines. Targets are then chosen by name,
+//! the way Go's testing package does:
+//!
+//! - `-run REGEXP` ([`RunFilter`]) selects the targets to replay in
+//!   regression mode, and with `Target/NAME` single seed corpus entries.
+//! - `-fuzz REGEXP` ([`select_for_fuzz`]) must match exactly one target.
+//!
+//! Both patterns are Go's: split on `/` (outside brackets and parentheses)
+//! into one regular expression per level, and on a top-level `|` into
+//! alternatives; each element is unanchored, so `FuzzBytes` also matches
+//! `FuzzBytes2`. The first element matches the target's name, the second the
+//! seed file's name. The regular expressions are the `regex` crate's, whose
+//! syntax is close to Go's RE2.
+
+use fuzz_cli::CliError;
+use fuzz_core::ArgType;
+use regex::Regex;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// One target of a library, as `fuzz-worker list -json` describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetInfo {
+    /// The target's name: its symbol for a typed target (`FuzzParse`), the
+    /// library's name for a libFuzzer entry (`png_read`). Its seed corpus is
+    /// `testdata/fuzz/<name>/`.
+    pub name: String,
+    /// `"libfuzzer"` (one `[]byte` argument, `LLVMFuzzerTestOneInput`) or
+    /// `"typed"` (a Go-style `FuzzName` symbol).
+    pub kind: String,
+    /// The argument types, in order; a libFuzzer entry takes `[]byte`.
+    pub args: Vec<ArgType>,
+}
+
+/// The names of `targets`, comma-separated, for messages.
+pub fn names(targets: &[TargetInfo]) -> String {
+    let names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
+    names.join(", ")
+}
+
+/// Lists the targets of `lib` by running `worker list -json lib`.
+///
+/// A library the worker cannot load (missing file, missing symbol, no
+/// targets) is misuse: the worker's one-line error is relayed without its
+/// `fuzz-worker: ` prefix.
+pub fn list(worker: &Path, lib: &Path) -> Result<Vec<TargetInfo>, CliError> {
+    let out = Command::new(worker)
+        .arg("list")
+        .arg("-json")
+        .arg("--")
+        .arg(lib)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| {
+            CliError::misuse(format!(
+                "cannot run {}: {}",
+                worker.display(),
+                fuzz_core::error::describe(&e)
+            ))
+        })?;
+    if !out.status.success() {
+        return Err(worker_error(&out.stderr, out.status));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut targets = Vec::new();
+    for line in stdout.lines().filter(|l| !l.trim().is_empty()) {
+        targets.push(parse_list_line(line).map_err(|why| {
+            CliError::misuse(format!(
+                "{}: unexpected output from {} list -json ({why}): {line}",
+                lib.display(),
+                worker.display()
+            ))
+        })?);
+    }
+    if targets.is_empty() {
+        return Err(CliError::misuse(format!(
+            "{}: the library has no fuzz targets (no LLVMFuzzerTestOneInput, no Fuzz* function)",
+            lib.display()
+        )));
+    }
+    Ok(targets)
+}
+
+/// Parses one line of `fuzz-worker list -json`.
+fn parse_list_line(line: &str) -> Result<TargetInfo, String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let field = |name: &str| {
+        v.get(name)
+            .and_then(|f| f.as_str())
+            .map(str::to_string)
+            .ok_or_else(|| format!("no string field {name:?}"))
+    };
+    let name = field("name")?;
+    let kind = field("kind")?;
+    let args = v
+        .get("args")
+        .and_then(|a| a.as_array())
+        .ok_or("no array field \"args\"")?
+        .iter()
+        .map(|a| {
+            a.as_str()
+                .ok_or_else(|| "an argument type that is not a string".to_string())?
+                .parse::<ArgType>()
+                .map_err(|e| e.to_string())
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TargetInfo { name, kind, args })
+}
+
+/// The error a worker that did not succeed ends with: its own one-line
+/// message (without the `fuzz-worker: ` prefix) when it gave one, else how
+/// it ended. Always misuse: the worker exits 2 on bad operands, and any
+/// other failure of the worker itself is not a finding in the target.
+pub fn worker_error(stderr: &[u8], status: std::process::ExitStatus) -> CliError {
+    let text = String::from_utf8_lossy(stderr);
+    let last = text.lines().rev().map(str::trim).find(|l| !l.is_empty());
+    match last {
+        Some(line) => CliError::misuse(line.strip_prefix("fuzz-worker: ").unwrap_or(line)),
+        None => CliError::misuse(format!("fuzz-worker failed ({status})")),
+    }
+}
+
+/// A `-run` or `-fuzz` pattern, split as Go splits it.
+#[derive(Debug)]
+pub struct RunFilter {
+    /// Alternatives (top-level `|`), each a list of per-level expressions.
+    alternatives: Vec<Vec<Regex>>,
+}
+
+impl RunFilter {
+    /// Compiles `pattern`, given to `flag` (`-run`, `-fuzz`). An element
+    /// that is not a valid regular expression is misuse, named as Go names
+    /// it: `invalid regexp for element 0 of -run ("["): …`.
+    pub fn new(pattern: &str, flag: &str) -> Result<RunFilter, CliError> {
+        let mut alternatives = Vec::new();
+        for alt in split_pattern(pattern) {
+            let mut elems = Vec::new();
+            for (i, elem) in alt.iter().enumerate() {
+                let re = Regex::new(elem).map_err(|e| {
+                    CliError::misuse(format!(
+                        "invalid regexp for element {i} of {flag} ({elem:?}): {}",
+                        one_line_regex_error(&e)
+                    ))
+                })?;
+                elems.push(re);
+            }
+            alternatives.push(elems);
+        }
+        Ok(RunFilter { alternatives })
+    }
+
+    /// Whether the target named `name` is selected.
+    pub fn matches_target(&self, name: &str) -> bool {
+        self.alternatives
+            .iter()
+            .any(|alt| alt.first().map_or(true, |re| re.is_match(name)))
+    }
+
+    /// Whether the seed corpus entry (file name) `entry` of target `target`
+    /// is selected. A pattern without a second element selects every entry
+    /// of a selected target; elements past the second are ignored (entries
+    /// have no subtests).
+    pub fn matches_entry(&self, target: &str, entry: &str) -> bool {
+        self.alternatives.iter().any(|alt| {
+            alt.first().map_or(true, |re| re.is_match(target))
+                && alt.get(1).map_or(true, |re| re.is_match(entry))
+        })
+    }
+
+    /// True when some alternative narrows the entries (`Target/NAME` with a
+    /// NAME that is not empty).
+    pub fn selects_entries(&self) -> bool {
+        self.alternatives
+            .iter()
+            .any(|alt| alt.get(1).is_some_and(|re| !re.as_str().is_empty()))
+    }
+}
+
+/// The regex crate's error text on one line: the last line of its
+/// multi-line rendering is the reason.
+fn one_line_regex_error(e: &regex::Error) -> String {
+    let text = e.to_string();
+    let reason = text
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("invalid regular expression");
+    reason.trim_start_matches("error: ").to_string()
+}
+
+/// Go's `splitRegexp`: alternatives on a top-level `|`, levels on a
+/// top-level `/`; neither splits inside `[...]` or `(...)` or after a
+/// backslash.
+fn split_pattern(s: &str) -> Vec<Vec<String>> {
+    let mut alternatives = Vec::new();
+    let mut elems = Vec::new();
+    let mut cur = String::new();
+    let (mut brackets, mut parens) = (0usize, 0isize);
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => brackets += 1,
+            // An unmatched ']' is legal.
+            ']' => brackets = brackets.saturating_sub(1),
+            '(' if brackets == 0 => parens += 1,
+            ')' if brackets == 0 => parens -= 1,
+            '\\' => {
+                cur.push(c);
+                if let Some(next) = chars.next() {
+                    cur.push(next);
+                }
+                continue;
+            }
+            '/' if brackets == 0 && parens == 0 => {
+                elems.push(std::mem::take(&mut cur));
+                continue;
+            }
+            '|' if brackets == 0 && parens == 0 => {
+                elems.push(std::mem::take(&mut cur));
+                alternatives.push(std::mem::take(&mut elems));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    elems.push(cur);
+    alternatives.push(elems);
+    alternatives
+}
+
+/// The one target `-fuzz pattern` selects. None or several matching is
+/// misuse naming the targets (Go exits 0 on none, which hides typos in CI);
+/// so is an invalid regular expression.
+pub fn select_for_fuzz<'a>(
+    targets: &'a [TargetInfo],
+    pattern: &str,
+) -> Result<&'a TargetInfo, CliError> {
+    let filter = RunFilter::new(pattern, "-fuzz")?;
+    let matched: Vec<&TargetInfo> = targets
+        .iter()
+        .filter(|t| filter.matches_target(&t.name))
+        .collect();
+    match matched.as_slice() {
+        [one] => Ok(one),
+        [] => Err(CliError::misuse(format!(
+            "no target matches -fuzz {pattern:?} (the library has: {})",
+            names(targets)
+        ))),
+        several => Err(CliError::misuse(format!(
+            "-fuzz {pattern:?} matches more than one target ({}): it must match exactly one",
+            several
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(name: &str) -> TargetInfo {
+        TargetInfo {
+            name: name.into(),
+            kind: "typed".into(),
+            args: vec![ArgType::Bytes],
+        }
+    }
+
+    #[test]
+    fn splits_like_go() {
+        assert_eq!(split_pattern("A"), vec![vec!["A"]]);
+        assert_eq!(split_pattern("A/B"), vec![vec!["A", "B"]]);
+        assert_eq!(split_pattern("A|B/C"), vec![vec!["A"], vec!["B", "C"]]);
+        assert_eq!(split_pattern("[/|]x/(a|b)"), vec![vec!["[/|]x", "(a|b)"]]);
+        assert_eq!(split_pattern(r"a\/b"), vec![vec![r"a\/b"]]);
+        assert_eq!(split_pattern("]/x"), vec![vec!["]", "x"]]);
+        assert_eq!(split_pattern(""), vec![vec![""]]);
+    }
+
+    #[test]
+    fn matches_targets_and_entries() {
+        let f = RunFilter::new("Record/^ab", "-run").unwrap();
+        assert!(f.matches_target("FuzzRecord"));
+        assert!(!f.matches_target("FuzzFlags"));
+        assert!(f.matches_entry("FuzzRecord", "abc"));
+        assert!(!f.matches_entry("FuzzRecord", "cab"));
+        assert!(!f.matches_entry("FuzzFlags", "abc"));
+        assert!(f.selects_entries());
+        let f = RunFilter::new("Flags|Record/x", "-run").unwrap();
+        assert!(f.matches_entry("FuzzFlags", "anything"));
+        assert!(!f.matches_entry("FuzzRecord", "y"));
+        assert!(RunFilter::new("", "-run").unwrap().matches_entry("A", "b"));
+        assert!(!RunFilter::new("A/", "-run").unwrap().selects_entries());
+    }
+
+    #[test]
+    fn invalid_regexp_names_the_element() {
+        let e = RunFilter::new("A/[", "-run").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("invalid regexp for element 1 of -run (\"[\"): "),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains('\n'));
+    }
+
+    #[test]
+    fn fuzz_selects_exactly_one() {
+        let ts = [t("FuzzBytes"), t("FuzzBytes2"), t("FuzzString")];
+        assert_eq!(select_for_fuzz(&ts, "String").unwrap().name, "FuzzString");
+        assert_eq!(
+            select_for_fuzz(&ts, "^FuzzBytes$").unwrap().name,
+            "FuzzBytes"
+        );
+        let e = select_for_fuzz(&ts, "Bytes").unwrap_err();
+        assert!(e.message.contains("FuzzBytes, FuzzBytes2"), "{}", e.message);
+        let e = select_for_fuzz(&ts, "Nope").unwrap_err();
+        assert!(e.message.contains("FuzzBytes, FuzzBytes2, FuzzString"));
+        let e = select_for_fuzz(&ts, "(").unwrap_err();
+        assert!(e.message.contains("-fuzz"), "{}", e.message);
+    }
+
+    #[test]
+    fn parses_list_lines() {
+        let t = parse_list_line(
+            r#"{"args":["string","int64","[]byte"],"kind":"typed","name":"FuzzRecord","symbol":"FuzzRecord"}"#,
+        )
+        .unwrap();
+        assert_eq!(t.name, "FuzzRecord");
+        assert_eq!(
+            t.args,
+            vec![ArgType::String, ArgType::Int64, ArgType::Bytes]
+        );
+        assert!(parse_list_line(r#"{"name":"x"}"#).is_err());
+        assert!(parse_list_line(r#"{"name":"x","kind":"typed","args":["nope"]}"#).is_err());
+    }
+}

@@ -1,0 +1,336 @@
+//! Worker processes, as the coordinator sees them.
+//!
+//! Each worker is a `fuzz-worker serve` process in its own process group
+//! (a Ctrl-C at the terminal reaches only the coordinator), with requests on
+//! its fd 3, answers on its fd 4, stderr in a capture file the coordinator
+//! reads when the worker dies, and a shared memory file holding the input
+//! it is executing. A reader thread per worker turns its answers, and its
+//! end, into events on one channel, so the coordinator's loop is a single
+//! `recv_timeout`.
+
+use fuzz_core::protocol::{self, Request, Response};
+use fuzz_core::shm::Shm;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Sender;
+use std::time::Instant;
+
+/// Something that happened to a worker.
+pub enum Event {
+    Answer(usize, Response),
+    /// The worker's answer pipe closed: it exited or died.
+    Gone(usize),
+    /// The worker sent something that is not the protocol.
+    Garbled(usize, String),
+}
+
+/// Why the coordinator killed a worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Killed {
+    Timeout,
+    OutOfMemory(u64),
+    Stopping,
+}
+
+/// How a worker process ended.
+pub struct Death {
+    /// `SIGSEGV`, `asan: heap-buffer-overflow`, `timeout`, …
+    pub kind: String,
+    /// What it wrote to stderr since its current request began.
+    pub report: String,
+    /// The input it was executing, from shared memory.
+    pub input: Vec<u8>,
+}
+
+pub struct Worker {
+    pub index: usize,
+    child: Child,
+    requests: File,
+    capture: File,
+    capture_mark: u64,
+    pub shm: Shm,
+    pub shm_path: PathBuf,
+    pub killed: Option<Killed>,
+    /// Executions counted when the coordinator last looked, and when that
+    /// count last moved.
+    pub seen_execs: u64,
+    pub seen_at: Instant,
+}
+
+pub struct Spawn<'a> {
+    pub worker: &'a Path,
+    pub lib: &'a Path,
+    pub target: &'a str,
+    pub dir: &'a Path,
+    pub capacity: usize,
+    pub sanitizer_runtime: Option<&'a Path>,
+}
+
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 into a local array; both ends are owned below.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: fresh descriptors from pipe2.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+impl Worker {
+    /// Starts worker `index` and its reader thread.
+    pub fn spawn(index: usize, s: &Spawn, events: Sender<Event>) -> Result<Worker, String> {
+        let shm_path = s.dir.join(format!("worker{index}.shm"));
+        let _ = std::fs::remove_file(&shm_path);
+        let shm = Shm::create(&shm_path, s.capacity).map_err(|e| e.to_string())?;
+        let capture_path = s.dir.join(format!("worker{index}.stderr"));
+        let capture = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(&capture_path)
+            .map_err(|e| format!("{}: {e}", capture_path.display()))?;
+        let capture_mark = capture.metadata().map(|m| m.len()).unwrap_or(0);
+        let (req_r, req_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
+        let (resp_r, resp_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
+        let mut cmd = Command::new(s.worker);
+        cmd.arg("serve")
+            .arg(s.lib)
+            .arg(format!("--target={}", s.target))
+            .arg("--shm")
+            .arg(&shm_path)
+            .args(["--fd_in=3", "--fd_out=4"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(capture.try_clone().map_err(|e| e.to_string())?);
+        if let Some(rt) = s.sanitizer_runtime {
+            cmd.arg("--sanitizer-runtime").arg(rt);
+        }
+        let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
+        // SAFETY: only async-signal-safe calls between fork and exec: move
+        // the pipe ends out of the way, onto fds 3 and 4 (dup2 clears
+        // close-on-exec), and into a process group of its own.
+        unsafe {
+            cmd.pre_exec(move || {
+                let a2 = libc::fcntl(a, libc::F_DUPFD, 100);
+                let b2 = libc::fcntl(b, libc::F_DUPFD, 100);
+                if a2 < 0 || b2 < 0 || libc::dup2(a2, 3) < 0 || libc::dup2(b2, 4) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                libc::setpgid(0, 0);
+                Ok(())
+            });
+        }
+        let child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", s.worker.display()))?;
+        drop(req_r);
+        drop(resp_w);
+        let reader = File::from(resp_r);
+        std::thread::Builder::new()
+            .name(format!("worker{index}"))
+            .spawn(move || {
+                for line in BufReader::new(reader).lines() {
+                    let Ok(line) = line else { break };
+                    let event = match protocol::from_line::<Response>(&line) {
+                        Ok(r) => Event::Answer(index, r),
+                        Err(e) => Event::Garbled(index, e),
+                    };
+                    if events.send(event).is_err() {
+                        return;
+                    }
+                }
+                let _ = events.send(Event::Gone(index));
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(Worker {
+            index,
+            child,
+            requests: File::from(req_w),
+            capture,
+            capture_mark,
+            shm,
+            shm_path,
+            killed: None,
+            seen_execs: 0,
+            seen_at: Instant::now(),
+        })
+    }
+
+    /// Sends a request; the start of its stderr report is marked.
+    pub fn send(&mut self, request: &Request) -> Result<(), String> {
+        self.capture_mark = self.capture.metadata().map(|m| m.len()).unwrap_or(0);
+        self.seen_at = Instant::now();
+        self.requests
+            .write_all(protocol::to_line(request).as_bytes())
+            .map_err(|e| format!("worker {}: {e}", self.index))
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    /// Kills the worker's whole process group.
+    pub fn kill(&mut self, why: Killed) {
+        if self.killed.is_none() {
+            self.killed = Some(why);
+        }
+        // SAFETY: signalling our own child's process group (and the child
+        // itself, should it not have set its group yet).
+        unsafe {
+            libc::kill(-self.pid(), libc::SIGKILL);
+            libc::kill(self.pid(), libc::SIGKILL);
+        }
+    }
+
+    /// Resident memory in MiB.
+    pub fn rss_mb(&self) -> Option<u64> {
+        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid())).ok()?;
+        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+        // SAFETY: sysconf is always safe.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
+        Some((pages * page) >> 20)
+    }
+
+    /// What the worker wrote to stderr since its last request began.
+    pub fn report(&mut self) -> String {
+        let mut text = Vec::new();
+        if self
+            .capture
+            .seek(SeekFrom::Start(self.capture_mark))
+            .is_ok()
+        {
+            let _ = (&self.capture).read_to_end(&mut text);
+        }
+        String::from_utf8_lossy(&text).into_owned()
+    }
+
+    /// Reaps a worker whose pipe closed and says how it ended.
+    pub fn death(&mut self) -> Death {
+        let status = self.child.wait().ok();
+        let report = self.report();
+        let input = self.shm.input();
+        let kind = match self.killed {
+            Some(Killed::Timeout) => "timeout".to_string(),
+            Some(Killed::OutOfMemory(mb)) => format!("out of memory ({mb} MiB resident)"),
+            Some(Killed::Stopping) => "stopped".to_string(),
+            None => classify(status, &report),
+        };
+        Death {
+            kind,
+            report,
+            input,
+        }
+    }
+
+    /// Asks the worker to stop and reaps it; kills it if it does not.
+    pub fn stop(mut self) {
+        let _ = self.send(&Request::Stop);
+        let start = Instant::now();
+        while start.elapsed().as_millis() < 300 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                let _ = std::fs::remove_file(&self.shm_path);
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        self.kill(Killed::Stopping);
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.shm_path);
+    }
+}
+
+/// A crash's kind from the exit status and what the worker wrote.
+fn classify(status: Option<std::process::ExitStatus>, report: &str) -> String {
+    for (marker, name) in [
+        ("ERROR: AddressSanitizer: ", "asan"),
+        ("ERROR: LeakSanitizer: ", "lsan"),
+        ("ERROR: MemorySanitizer: ", "msan"),
+    ] {
+        if let Some(pos) = report.find(marker) {
+            let bug = report[pos + marker.len()..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("error");
+            return format!("{name}: {bug}");
+        }
+    }
+    if report.contains("(stack overflow)") {
+        return "stack overflow".into();
+    }
+    match status {
+        Some(s) => match s.signal() {
+            Some(sig) => {
+                let name = signal_name(sig);
+                if report.contains("panicked at") {
+                    format!("{name} (Rust panic)")
+                } else {
+                    name
+                }
+            }
+            None => format!("exit status {}", s.code().unwrap_or(-1)),
+        },
+        None => "worker lost".into(),
+    }
+}
+
+fn signal_name(sig: i32) -> String {
+    match sig {
+        libc::SIGSEGV => "SIGSEGV".into(),
+        libc::SIGBUS => "SIGBUS".into(),
+        libc::SIGILL => "SIGILL".into(),
+        libc::SIGFPE => "SIGFPE".into(),
+        libc::SIGABRT => "SIGABRT".into(),
+        libc::SIGTRAP => "SIGTRAP".into(),
+        libc::SIGKILL => "SIGKILL".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+/// The crash site of a report: the top three frames inside `module`
+/// (module + offset, as fuzz-worker prints them), so that crashes of the
+/// same bug at different addresses (ASLR) compare equal.
+pub fn crash_site(kind: &str, report: &str, module: &str) -> String {
+    let frames: Vec<&str> = report
+        .lines()
+        .filter_map(|l| {
+            let open = l.rfind(" (")?;
+            let inner = l[open + 2..].strip_suffix(')')?;
+            inner.starts_with(&format!("{module}+0x")).then_some(inner)
+        })
+        .take(3)
+        .collect();
+    format!("{kind} at {}", frames.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crash_sites_ignore_addresses() {
+        let r = "==fuzz-worker== deadly signal SIGSEGV at address 0x0\n    #0 0x7f1 in f parse.c:8 (libp.so+0x1300)\n    #1 0x7f2 in g parse.c:9 (libp.so+0x1400)\n    #2 0x7f3 in h (libc.so.6+0x10)\n";
+        assert_eq!(
+            crash_site("SIGSEGV", r, "libp.so"),
+            "SIGSEGV at libp.so+0x1300 libp.so+0x1400"
+        );
+    }
+
+    #[test]
+    fn kinds() {
+        assert_eq!(
+            classify(
+                None,
+                "==1==ERROR: AddressSanitizer: heap-buffer-overflow on"
+            ),
+            "asan: heap-buffer-overflow"
+        );
+        assert_eq!(
+            classify(None, "deadly signal SIGSEGV (stack overflow)"),
+            "stack overflow"
+        );
+    }
+}

@@ -1,0 +1,346 @@
+//! The worker side of fuzzing: serve a coordinator's requests (see
+//! `fuzz_core::protocol`) in a loop, mutating and executing in-process with
+//! no system call per input.
+//!
+//! Per execution: the mutated values are packed into a reused buffer,
+//! copied into shared memory (so the coordinator can recover the input if
+//! the target kills us), the target is called, and the counters are read
+//! back into features, which a local bit set says are new or not. A slice
+//! ends when an input adds coverage or fails, or when its budget is spent;
+//! only then is anything written to the pipe.
+
+use crate::coverage::{CounterMap, Feature};
+use crate::library::{Kind, TargetFn};
+use crate::sancov;
+use fuzz_core::minimize::{self, Budget};
+use fuzz_core::mutator::{Mutator, CHAIN};
+use fuzz_core::protocol::{self, Exec, Found, Keep, Request, Response};
+use fuzz_core::shm::Shm;
+use fuzz_core::{codec, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::os::fd::{FromRawFd, RawFd};
+use std::time::{Duration, Instant};
+
+/// The features seen so far, one bit each.
+struct Known {
+    bits: Vec<u64>,
+}
+
+impl Known {
+    fn new(counters: u32) -> Known {
+        Known {
+            bits: vec![0; ((counters as usize) << 3).div_ceil(64) + 1],
+        }
+    }
+    /// Marks a feature seen; true if it was not before.
+    fn insert(&mut self, f: Feature) -> bool {
+        let (w, b) = ((f / 64) as usize, f % 64);
+        match self.bits.get_mut(w) {
+            Some(word) if *word & (1 << b) == 0 => {
+                *word |= 1 << b;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// One target, ready to execute.
+pub struct Executor {
+    function: TargetFn,
+    kind: Kind,
+    map: CounterMap,
+    shm: Shm,
+    buf: Vec<u8>,
+    pub features: Vec<Feature>,
+}
+
+impl Executor {
+    pub fn new(function: TargetFn, kind: Kind, map: CounterMap, shm: Shm) -> Executor {
+        Executor {
+            function,
+            kind,
+            map,
+            shm,
+            buf: Vec::with_capacity(1 << 16),
+            features: Vec::with_capacity(1 << 12),
+        }
+    }
+
+    /// Executes one entry; `self.features` then holds its coverage.
+    pub fn exec(&mut self, values: &[Value]) -> i32 {
+        self.buf.clear();
+        match self.kind {
+            Kind::LibFuzzer => {
+                if let Some(b) = values.first().and_then(Value::as_bytes) {
+                    self.buf.extend_from_slice(b);
+                }
+            }
+            Kind::Typed => pack_into(values, &mut self.buf),
+        }
+        self.shm.begin(&self.buf);
+        self.features.clear();
+        sancov::set_tracing(true);
+        // SAFETY: calling the target as its contract says, with its input.
+        let ret = unsafe { (self.function)(self.buf.as_ptr(), self.buf.len()) };
+        sancov::set_tracing(false);
+        self.map.collect(&mut self.features);
+        ret
+    }
+
+    /// How an execution ended, given the target's return value.
+    fn classify(&self, ret: i32) -> Verdict {
+        match (ret, &self.kind) {
+            (-1, _) => Verdict::Rejected,
+            (_, Kind::LibFuzzer) | (0, Kind::Typed) => Verdict::Ok,
+            _ => Verdict::Failed,
+        }
+    }
+
+    /// Runs again with stderr captured, for a failure's message.
+    fn failure_message(&mut self, values: &[Value]) -> String {
+        let (ret, text) = capture_stderr(|| self.exec(values));
+        crate::supervise::failure_message(&text, ret)
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum Verdict {
+    Ok,
+    Rejected,
+    Failed,
+}
+
+fn pack_into(values: &[Value], out: &mut Vec<u8>) {
+    for v in values {
+        match v {
+            Value::Bytes(b) | Value::String(b) | Value::Custom { data: b, .. } => {
+                out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+                out.extend_from_slice(b);
+            }
+            Value::Bool(x) => out.push(*x as u8),
+            Value::Int(x) | Value::Int64(x) => out.extend_from_slice(&x.to_le_bytes()),
+            Value::Int8(x) => out.push(*x as u8),
+            Value::Int16(x) => out.extend_from_slice(&x.to_le_bytes()),
+            Value::Int32(x) => out.extend_from_slice(&x.to_le_bytes()),
+            Value::Uint(x) | Value::Uint64(x) => out.extend_from_slice(&x.to_le_bytes()),
+            Value::Uint8(x) => out.push(*x),
+            Value::Uint16(x) => out.extend_from_slice(&x.to_le_bytes()),
+            Value::Uint32(x) => out.extend_from_slice(&x.to_le_bytes()),
+            Value::Float32(x) => out.extend_from_slice(&x.to_bits().to_le_bytes()),
+            Value::Float64(x) => out.extend_from_slice(&x.to_bits().to_le_bytes()),
+        }
+    }
+}
+
+/// Calls `f` with fd 2 redirected to a memory file; returns its result and
+/// what it wrote.
+fn capture_stderr(f: impl FnOnce() -> i32) -> (i32, String) {
+    // SAFETY: plain fd juggling on this process's own descriptors; fd 2 is
+    // restored before returning.
+    unsafe {
+        let fd = libc::memfd_create(c"fuzz-worker-message".as_ptr(), 0);
+        if fd < 0 {
+            return (f(), String::new());
+        }
+        let saved = libc::dup(2);
+        libc::dup2(fd, 2);
+        let ret = f();
+        libc::dup2(saved, 2);
+        libc::close(saved);
+        let mut file = std::fs::File::from_raw_fd(fd);
+        use std::io::{Read, Seek};
+        let _ = file.seek(std::io::SeekFrom::Start(0));
+        let mut text = Vec::new();
+        let _ = file.read_to_end(&mut text);
+        (ret, String::from_utf8_lossy(&text).into_owned())
+    }
+}
+
+/// Serves requests until `Stop` or the coordinator goes away.
+pub fn serve(
+    mut exec: Executor,
+    target_name: &str,
+    fd_in: RawFd,
+    fd_out: RawFd,
+) -> Result<(), String> {
+    // SAFETY: the coordinator passed these descriptors for our use alone.
+    let input = unsafe { std::fs::File::from_raw_fd(fd_in) };
+    let mut output = unsafe { std::fs::File::from_raw_fd(fd_out) };
+    let mut known = Known::new(exec.map.total());
+    let mut send = |r: &Response| -> Result<(), String> {
+        output
+            .write_all(protocol::to_line(r).as_bytes())
+            .map_err(|e| format!("writing to the coordinator: {e}"))
+    };
+    send(&Response::Hello {
+        version: protocol::VERSION,
+        target: target_name.to_string(),
+        counters: exec.map.total(),
+    })?;
+    for line in BufReader::new(input).lines() {
+        let line = line.map_err(|e| format!("reading from the coordinator: {e}"))?;
+        let request: Request = protocol::from_line(&line)?;
+        let response = match request {
+            Request::Stop => return Ok(()),
+            Request::Run { id, entry } => match decode(&entry) {
+                Err(message) => Response::Error { id, message },
+                Ok(values) => {
+                    let ret = exec.exec(&values);
+                    let features = exec.features.clone();
+                    for &f in &features {
+                        known.insert(f);
+                    }
+                    let outcome = match exec.classify(ret) {
+                        Verdict::Ok => Exec::Ok,
+                        Verdict::Rejected => Exec::Rejected,
+                        Verdict::Failed => Exec::Failed {
+                            message: exec.failure_message(&values),
+                        },
+                    };
+                    Response::Ran {
+                        id,
+                        outcome,
+                        features,
+                    }
+                }
+            },
+            Request::Fuzz {
+                id,
+                entry,
+                seed,
+                max_execs,
+                millis,
+                max_len,
+                add_coverage,
+            } => {
+                for f in add_coverage {
+                    known.insert(f);
+                }
+                match decode(&entry) {
+                    Err(message) => Response::Error { id, message },
+                    Ok(parent) => {
+                        let deadline = millis.map(|m| Instant::now() + Duration::from_millis(m));
+                        let (execs, found) = fuzz(
+                            &mut exec, &mut known, &parent, seed, max_len, max_execs, deadline,
+                        );
+                        Response::Fuzzed { id, execs, found }
+                    }
+                }
+            }
+            Request::Minimize {
+                id,
+                entry,
+                keep,
+                max_execs,
+                millis,
+            } => match decode(&entry) {
+                Err(message) => Response::Error { id, message },
+                Ok(values) => {
+                    let budget = Budget {
+                        deadline: millis.map(|m| Instant::now() + Duration::from_millis(m)),
+                        max_execs,
+                    };
+                    let (best, execs) = shrink(&mut exec, &values, &keep, &budget);
+                    Response::Minimized {
+                        id,
+                        entry: String::from_utf8(codec::encode(&best)).expect("v1 text is UTF-8"),
+                        execs,
+                    }
+                }
+            },
+        };
+        send(&response)?;
+    }
+    Ok(())
+}
+
+fn decode(entry: &str) -> Result<Vec<Value>, String> {
+    codec::decode(entry.as_bytes()).map_err(|e| format!("bad entry from the coordinator: {e}"))
+}
+
+/// One fuzzing slice: mutate from `parent` (restoring it every CHAIN
+/// mutations, as Go does) until something is found or the budget ends.
+fn fuzz(
+    exec: &mut Executor,
+    known: &mut Known,
+    parent: &[Value],
+    seed: u64,
+    max_len: usize,
+    max_execs: Option<u64>,
+    deadline: Option<Instant>,
+) -> (u64, Option<Found>) {
+    let mut mutator = Mutator::new(seed, max_len);
+    let mut values = parent.to_vec();
+    let mut execs: u64 = 0;
+    loop {
+        if max_execs.is_some_and(|m| execs >= m) {
+            return (execs, None);
+        }
+        if execs % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            return (execs, None);
+        }
+        if execs % CHAIN as u64 == 0 {
+            values.clone_from_slice(parent);
+        }
+        mutator.mutate(&mut values);
+        let ret = exec.exec(&values);
+        execs += 1;
+        match exec.classify(ret) {
+            Verdict::Rejected => continue,
+            Verdict::Failed => {
+                let message = exec.failure_message(&values);
+                let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
+                return (execs, Some(Found::Failure { entry, message }));
+            }
+            Verdict::Ok => {}
+        }
+        let mut new: Vec<u32> = Vec::new();
+        for &f in &exec.features {
+            if known.insert(f) {
+                new.push(f);
+            }
+        }
+        if !new.is_empty() {
+            let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
+            return (
+                execs,
+                Some(Found::NewCoverage {
+                    entry,
+                    features: new,
+                }),
+            );
+        }
+    }
+}
+
+/// Minimizes `values` in-process while they keep `keep`.
+fn shrink(
+    exec: &mut Executor,
+    values: &[Value],
+    keep: &Keep,
+    budget: &Budget,
+) -> (Vec<Value>, u64) {
+    let mut wanted: Vec<u32> = match keep {
+        Keep::Coverage { features } => features.clone(),
+        Keep::Failure => Vec::new(),
+    };
+    wanted.sort_unstable();
+    let mut still = |candidate: &[Value]| -> bool {
+        let ret = exec.exec(candidate);
+        let verdict = exec.classify(ret);
+        match keep {
+            Keep::Failure => verdict == Verdict::Failed,
+            Keep::Coverage { .. } => {
+                if verdict != Verdict::Ok {
+                    return false;
+                }
+                let mut got = exec.features.clone();
+                got.sort_unstable();
+                wanted.iter().all(|f| got.binary_search(f).is_ok())
+            }
+        }
+    };
+    let (best, stats) = minimize::minimize(values, budget, &mut still, &mut |_| {});
+    (best, stats.execs)
+}

@@ -1,0 +1,471 @@
+//! fuzz-run in fuzz mode, on the example targets: planted bugs found with
+//! one and two workers; crashers that fail regression replay until the
+//! fixed build; hangs, exits, stack overflows, aborts and memory blow-ups
+//! recorded with the exact input; -keepfuzzing; the cache carried to the
+//! next run; reproducible -seed runs; Ctrl-C; -json events; misuse.
+
+use crate::common::*;
+use fuzz_core::codec::decode;
+use fuzz_core::Value;
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+/// A working directory with its own cache.
+struct Work {
+    dir: tempfile::TempDir,
+}
+
+impl Work {
+    fn new() -> Work {
+        Work { dir: tempdir() }
+    }
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+    fn cache(&self) -> String {
+        self.path().join("cache").display().to_string()
+    }
+    /// Runs fuzz-run here with the cache in this directory.
+    fn fuzz(&self, lib: &Path, args: &[&str]) -> Run {
+        let cache = self.cache();
+        let mut all: Vec<&str> = vec!["-fuzzcachedir", &cache];
+        all.extend_from_slice(args);
+        let lib = lib.display().to_string();
+        all.push(&lib);
+        run_in(self.path(), "fuzz-run", &all)
+    }
+    /// Writes a seed (v1 text) for a target.
+    fn seed(&self, target: &str, name: &str, v1: &str) {
+        let dir = self.path().join("testdata/fuzz").join(target);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), v1).unwrap();
+    }
+    /// The crashers written for a target.
+    fn crashers(&self, target: &str) -> Vec<PathBuf> {
+        let dir = self.path().join("testdata/fuzz").join(target);
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        v.retain(|p| fuzz_core::digest::is_digest_name(&p.file_name().unwrap().to_string_lossy()));
+        v.sort();
+        v
+    }
+}
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(example_lib(name))
+}
+
+fn bytes_of(path: &Path) -> Vec<u8> {
+    let values = decode(&std::fs::read(path).unwrap()).unwrap();
+    match &values[..] {
+        [Value::Bytes(b)] => b.clone(),
+        other => panic!("{}: not one []byte: {other:?}", path.display()),
+    }
+}
+
+/// Asserts a run found a failure, wrote exactly one crasher, and reported
+/// it Go's way; returns the crasher.
+#[track_caller]
+fn found_one(w: &Work, target: &str, r: &Run, needle: &str) -> PathBuf {
+    assert_eq!(r.code, 1, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
+    let out = r.out();
+    assert!(out.contains(&format!("--- FAIL: {target}")), "{out}");
+    assert!(out.contains(needle), "want {needle:?} in:\n{out}");
+    assert!(
+        out.contains("Failing input written to testdata/fuzz/"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("fuzz-run -run {target}/")), "{out}");
+    let crashers = w.crashers(target);
+    assert_eq!(crashers.len(), 1, "{crashers:?}");
+    let name = crashers[0]
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(fuzz_core::digest::name_matches(
+        &name,
+        &std::fs::read(&crashers[0]).unwrap()
+    ));
+    crashers[0].clone()
+}
+
+#[test]
+fn planted_bugs_are_found_with_one_and_two_workers() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("librust_typed.so", "^FuzzRecord$", "bang payload"),
+        ("librust_typed.so", "^FuzzFlags$", "rejects strict word"),
+        ("librust_bytes.so", "rust_bytes", "SIGABRT (Rust panic)"),
+        ("libc_parse_clang.so", "c_parse_clang", "SIGSEGV"),
+        ("libc_parse_gcc.so", "c_parse_gcc", "SIGSEGV"),
+    ];
+    for (i, (lib, pattern, needle)) in cases.iter().enumerate() {
+        let parallel = if i % 2 == 0 { "1" } else { "2" };
+        let w = Work::new();
+        let started = Instant::now();
+        let r = w.fuzz(
+            &example(lib),
+            &["-fuzz", pattern, "-fuzztime", "90s", "-parallel", parallel],
+        );
+        let target = pattern.trim_matches(|c| c == '^' || c == '$');
+        found_one(&w, target, &r, needle);
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{lib} {pattern}: took {:?}",
+            started.elapsed()
+        );
+        // Progress went to stderr in Go's words.
+        assert!(r.stderr.contains("fuzz: elapsed: "), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn crasher_fails_regression_until_the_fixed_build() {
+    let w = Work::new();
+    let lib = example("libc_parse_clang.so");
+    let r = w.fuzz(
+        &lib,
+        &[
+            "-fuzz",
+            "c_parse_clang",
+            "-fuzztime",
+            "90s",
+            "-parallel",
+            "1",
+        ],
+    );
+    let crasher = found_one(&w, "c_parse_clang", &r, "SIGSEGV");
+    let name = crasher.file_name().unwrap().to_str().unwrap().to_string();
+    // The report's re-run command fails the same way.
+    let r = run_in(
+        w.path(),
+        "fuzz-run",
+        &[
+            "-run",
+            &format!("c_parse_clang/{name}"),
+            lib.to_str().unwrap(),
+        ],
+    )
+    .expect(1);
+    assert!(r.out().contains("SIGSEGV"), "{}", r.out());
+    // The fixed library, same testdata, same target name: passes.
+    let fixed_dir = w.path().join("fixed");
+    std::fs::create_dir(&fixed_dir).unwrap();
+    let fixed = fixed_dir.join("libc_parse_clang.so");
+    std::fs::copy(example("libc_parse_clang_fixed.so"), &fixed).unwrap();
+    let r = run_in(w.path(), "fuzz-run", &[fixed.to_str().unwrap()]).expect(0);
+    assert!(r.out().contains("ok"), "{}", r.out());
+}
+
+#[test]
+fn deaths_are_recorded_with_the_exact_input() {
+    // Each misbehaving target starts from a seed one byte away from its
+    // trigger, so that plain mutation reaches it quickly.
+    let cases: &[(&str, &str, &str, &[&str])] = &[
+        ("FuzzSegv", "segu", "SIGSEGV", &[]),
+        ("FuzzAbort", "abors", "SIGABRT", &[]),
+        (
+            "FuzzExit",
+            "exis",
+            "exited unexpectedly: exit status 3",
+            &[],
+        ),
+        ("FuzzStackOverflow", "deeo", "stack overflow", &[]),
+        ("FuzzHang", "hanf", "hung", &["-timeout", "1s"]),
+        ("FuzzOOM", "ooo", "out of memory", &["-rss_limit_mb", "300"]),
+    ];
+    let misbehave = example("libmisbehave.so");
+    let trigger = |t: &str| match t {
+        "FuzzSegv" => &b"segv"[..],
+        "FuzzAbort" => b"abort",
+        "FuzzExit" => b"exit",
+        "FuzzStackOverflow" => b"deep",
+        "FuzzHang" => b"hang",
+        _ => b"oom",
+    };
+    for (target, near, needle, extra) in cases {
+        let w = Work::new();
+        w.seed(
+            target,
+            "seed",
+            &format!("go test fuzz v1\n[]byte({near:?})\n"),
+        );
+        // A first input that passes, so the grace for a worker's first
+        // execution is spent before the hang.
+        w.seed(target, "seed0", "go test fuzz v1\n[]byte(\"\")\n");
+        let mut args = vec!["-fuzz", target, "-fuzztime", "120s", "-parallel", "1"];
+        args.extend_from_slice(extra);
+        let r = w.fuzz(&misbehave, &args);
+        let crasher = found_one(&w, target, &r, needle);
+        assert_eq!(
+            bytes_of(&crasher),
+            trigger(target),
+            "{target}: the exact input"
+        );
+    }
+}
+
+#[test]
+fn keepfuzzing_collects_two_different_bugs() {
+    let w = Work::new();
+    let r = w.fuzz(
+        &example("libmisbehave.so"),
+        &[
+            "-fuzz",
+            "FuzzTwoBugs",
+            "-keepfuzzing",
+            "-fuzztime",
+            "20s",
+            "-parallel",
+            "2",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+    let crashers = w.crashers("FuzzTwoBugs");
+    assert_eq!(
+        crashers.len(),
+        2,
+        "one crasher per crash site: {crashers:?}"
+    );
+    let mut prefixes: Vec<Vec<u8>> = crashers.iter().map(|c| bytes_of(c)[..2].to_vec()).collect();
+    prefixes.sort();
+    assert_eq!(prefixes, vec![b"A1".to_vec(), b"B2".to_vec()]);
+    let out = r.out();
+    assert!(out.contains("SIGSEGV") && out.contains("SIGABRT"), "{out}");
+}
+
+fn events(r: &Run) -> Vec<Json> {
+    r.out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn second_run_starts_from_the_cache() {
+    let w = Work::new();
+    // A target without lazy initialisation, whose coverage depends on the
+    // input alone.
+    let lib = example("librust_typed_fixed.so");
+    let args = [
+        "-fuzz",
+        "^FuzzRecord$",
+        "-json",
+        "-parallel",
+        "1",
+        "-seed",
+        "7",
+        "-fuzztime",
+        "40000x",
+    ];
+    let first = w.fuzz(&lib, &args).expect(0);
+    let ev = events(&first);
+    let end = ev.iter().find(|e| e["event"] == "end").unwrap();
+    assert!(end["new_interesting"].as_u64().unwrap() > 3, "{end}");
+    let second = w.fuzz(&lib, &args).expect(0);
+    let ev2 = events(&second);
+    let base = ev2.iter().find(|e| e["event"] == "baseline").unwrap();
+    assert_eq!(
+        base["entries"].as_u64().unwrap(),
+        end["new_interesting"].as_u64().unwrap(),
+        "the second run loads what the first one kept"
+    );
+    assert!(
+        base["coverage"].as_u64().unwrap() >= end["coverage"].as_u64().unwrap(),
+        "baseline {base} vs first run's end {end}"
+    );
+    let end2 = ev2.iter().find(|e| e["event"] == "end").unwrap();
+    assert!(
+        end2["new_interesting"].as_u64().unwrap() <= 1,
+        "the second run rediscovered what the cache holds: {end2}"
+    );
+}
+
+#[test]
+fn a_seed_and_one_worker_make_a_reproducible_run() {
+    let typed = example("librust_typed_fixed.so");
+    let run = || {
+        let w = Work::new();
+        let r = w.fuzz(
+            &typed,
+            &[
+                "-fuzz",
+                "^FuzzRecord$",
+                "-json",
+                "-parallel",
+                "1",
+                "-seed",
+                "42",
+                "-fuzztime",
+                "20000x",
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let mut names: Vec<String> = walkdir::WalkDir::new(w.path().join("cache"))
+            .into_iter()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let end = events(&r)
+            .into_iter()
+            .find(|e| e["event"] == "end")
+            .unwrap();
+        (names, end["execs"].clone(), end["coverage"].clone())
+    };
+    let (a, b) = (run(), run());
+    assert!(!a.0.is_empty());
+    assert_eq!(a, b, "same seed, same corpus, same counts");
+}
+
+#[test]
+fn json_events_follow_the_schema() {
+    let w = Work::new();
+    let r = w.fuzz(
+        &example("librust_typed.so"),
+        &[
+            "-fuzz",
+            "^FuzzRecord$",
+            "-json",
+            "-parallel",
+            "1",
+            "-fuzztime",
+            "60s",
+        ],
+    );
+    assert_eq!(r.code, 1);
+    let ev = events(&r);
+    let kinds: Vec<&str> = ev.iter().map(|e| e["event"].as_str().unwrap()).collect();
+    assert_eq!(kinds.first(), Some(&"start"));
+    assert_eq!(kinds.last(), Some(&"end"));
+    assert!(
+        kinds.contains(&"baseline") && kinds.contains(&"failure"),
+        "{kinds:?}"
+    );
+    for e in &ev {
+        assert!(e["elapsed"].is_number(), "{e}");
+    }
+    let f = ev.iter().find(|e| e["event"] == "failure").unwrap();
+    assert!(f["path"]
+        .as_str()
+        .unwrap()
+        .contains("testdata/fuzz/FuzzRecord/"));
+    assert!(f["message"].as_str().unwrap().contains("bang payload"));
+}
+
+#[test]
+fn ctrl_c_stops_cleanly() {
+    let w = Work::new();
+    let lib = example("libc_parse_clang_fixed.so");
+    let cache = w.cache();
+    // A marker in the environment, which the workers inherit, tells this
+    // run's processes from those of tests running beside it.
+    let marker = format!("FUZZ_TEST_MARK={}", w.path().display());
+    let child = cmd(
+        w.path(),
+        "fuzz-run",
+        &[
+            "-fuzzcachedir",
+            &cache,
+            "-fuzz",
+            "c_parse",
+            "-parallel",
+            "2",
+            lib.to_str().unwrap(),
+        ],
+    )
+    .env("FUZZ_TEST_MARK", w.path())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(
+        marked_processes(&marker).len(),
+        3,
+        "the coordinator and two workers"
+    );
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let left = marked_processes(&marker);
+    assert!(left.is_empty(), "processes left running: {left:?}");
+    for e in walkdir::WalkDir::new(w.path().join("cache"))
+        .into_iter()
+        .flatten()
+    {
+        assert!(
+            !e.file_name().to_string_lossy().starts_with(".tmp"),
+            "{}",
+            e.path().display()
+        );
+    }
+}
+
+/// Live processes whose environment holds `marker`.
+fn marked_processes(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(env) = std::fs::read(e.path().join("environ")) else {
+            continue;
+        };
+        let zombie = std::fs::read_to_string(e.path().join("stat"))
+            .map(|s| s.contains(") Z "))
+            .unwrap_or(true);
+        if !zombie && env.split(|&b| b == 0).any(|v| v == marker.as_bytes()) {
+            found.push(name);
+        }
+    }
+    found
+}
+
+#[test]
+fn fuzz_pattern_must_match_exactly_one_target() {
+    let w = Work::new();
+    let lib = example("libmisbehave.so");
+    let r = w
+        .fuzz(&lib, &["-fuzz", "NoSuchTarget", "-fuzztime", "1x"])
+        .expect(2);
+    r.one_line_error("fuzz-run", "FuzzOk");
+    let r = w
+        .fuzz(&lib, &["-fuzz", "Fuzz", "-fuzztime", "1x"])
+        .expect(2);
+    r.one_line_error("fuzz-run", "FuzzHang");
+    let r = w.fuzz(&lib, &["-fuzz", "[", "-fuzztime", "1x"]).expect(2);
+    r.one_line_error("fuzz-run", "-fuzz");
+}
+
+#[test]
+fn a_failing_seed_is_reported_as_go_does() {
+    let w = Work::new();
+    w.seed("FuzzFail", "bad-seed", "go test fuzz v1\n[]byte(\"x1\")\n");
+    let r = w.fuzz(
+        &example("libmisbehave.so"),
+        &["-fuzz", "FuzzFail", "-fuzztime", "10s"],
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+    assert!(
+        r.out()
+            .contains("failure while testing seed corpus entry: FuzzFail/bad-seed"),
+        "{}",
+        r.out()
+    );
+    assert!(r.out().contains("bad input"), "{}", r.out());
+    // As in Go, a failing seed is not written again.
+    assert!(w.crashers("FuzzFail").is_empty());
+}
