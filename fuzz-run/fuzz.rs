@@ -13,7 +13,7 @@
 
 use crate::report::{Failure, Reporter};
 use crate::targets::{self, TargetInfo};
-use crate::workers::{crash_site, Event, Killed, Spawn, Worker};
+use crate::workers::{Event, Killed, Spawn, Worker};
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::cache::{self, CacheEnv};
@@ -53,15 +53,30 @@ struct Entry {
     origin: Origin,
 }
 
+/// The kind and report of a worker's death.
+type CrashInfo = Option<(String, String)>;
+
 /// What a worker is busy with.
 #[derive(Clone, Debug)]
 enum Job {
     Idle,
     Baseline(usize),
     Fuzz(usize),
-    MinimizeCoverage { entry: String, features: Vec<u32> },
-    MinimizeFailure { entry: String, message: String },
-    ConfirmFailure { entry: String, message: String },
+    MinimizeCoverage {
+        entry: String,
+        features: Vec<u32>,
+    },
+    /// Shrinking a failing input; `entry` is the smallest so far. For a
+    /// worker that died, `crash` holds its kind and report.
+    MinimizeFailure {
+        entry: String,
+        message: String,
+        crash: CrashInfo,
+    },
+    ConfirmFailure {
+        entry: String,
+        message: String,
+    },
 }
 
 struct Coordinator<'a> {
@@ -330,6 +345,15 @@ impl Coordinator<'_> {
         match self.cli.fuzzminimizetime {
             Limit::Time(d) => (None, Some(d.as_millis() as u64)),
             Limit::Count(n) => (Some(n), None),
+        }
+    }
+
+    /// Crashes are minimized whatever the argument types (numbers move
+    /// towards zero too), unless -fuzzminimizetime is 0.
+    fn minimizing_allowed_for_crash(&self) -> bool {
+        match self.cli.fuzzminimizetime {
+            Limit::Time(d) => !d.is_zero(),
+            Limit::Count(n) => n > 0,
         }
     }
 
@@ -603,6 +627,7 @@ impl Coordinator<'_> {
                                     millis: Some(
                                         millis.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_MS),
                                     ),
+                                    timeout_ms: self.cli.timeout.as_millis() as u64,
                                 },
                             );
                             Ok(false)
@@ -611,27 +636,11 @@ impl Coordinator<'_> {
                             Ok(false)
                         }
                     }
+                    Some(Found::Failure { .. }) if self.minimizing_failure() => Ok(false),
                     Some(Found::Failure { entry, message }) => {
                         if self.minimizing_allowed() {
-                            self.reporter.say(&format!(
-                                "fuzz: minimizing {}-byte failing input file",
-                                entry.len()
-                            ));
-                            let (max_execs, millis) = self.minimize_budget();
-                            self.send(
-                                w,
-                                Job::MinimizeFailure {
-                                    entry: entry.clone(),
-                                    message: message.clone(),
-                                },
-                                Request::Minimize {
-                                    id: 0,
-                                    entry,
-                                    keep: Keep::Failure,
-                                    max_execs,
-                                    millis,
-                                },
-                            );
+                            let site = fuzz_core::crash::failure_site(&message);
+                            self.minimize_failure(w, entry, message, None, site);
                             Ok(false)
                         } else {
                             self.failure_found(&entry, &message)
@@ -639,6 +648,20 @@ impl Coordinator<'_> {
                     }
                 }
             }
+            Response::Progress { entry, .. } => {
+                // The smallest failing input so far replaces the one we hold.
+                if let Job::MinimizeFailure { message, crash, .. } = job {
+                    self.jobs[w] = Job::MinimizeFailure {
+                        entry,
+                        message,
+                        crash,
+                    };
+                } else {
+                    self.jobs[w] = job;
+                }
+                Ok(false)
+            }
+            Response::Checked { .. } => Ok(false),
             Response::Minimized { entry, execs, .. } => {
                 self.execs += execs;
                 match job {
@@ -646,6 +669,11 @@ impl Coordinator<'_> {
                         self.accept(&entry, &features)?;
                         Ok(false)
                     }
+                    Job::MinimizeFailure {
+                        message,
+                        crash: Some((kind, report)),
+                        ..
+                    } => self.failure(&entry, &message, &report, &kind, None),
                     Job::MinimizeFailure { message, .. } => {
                         // Run the smallest input once more for its own message.
                         self.send(
@@ -662,6 +690,40 @@ impl Coordinator<'_> {
                 }
             }
         }
+    }
+
+    /// Asks worker `w` to shrink a failing input, keeping its failure site
+    /// (so the shrink never drifts to another bug).
+    fn minimize_failure(
+        &mut self,
+        w: usize,
+        entry: String,
+        message: String,
+        crash: CrashInfo,
+        site: String,
+    ) {
+        self.reporter.say(&format!(
+            "fuzz: minimizing {}-byte failing input file",
+            entry.len()
+        ));
+        let (max_execs, millis) = self.minimize_budget();
+        let timeout_ms = self.cli.timeout.as_millis() as u64;
+        self.send(
+            w,
+            Job::MinimizeFailure {
+                entry: entry.clone(),
+                message,
+                crash,
+            },
+            Request::Minimize {
+                id: 0,
+                entry,
+                keep: Keep::Failure { site: Some(site) },
+                max_execs,
+                millis,
+                timeout_ms,
+            },
+        );
     }
 
     /// An input with new coverage: into the cache and the corpus.
@@ -717,7 +779,7 @@ impl Coordinator<'_> {
         let site = if report.is_empty() {
             format!("{kind}: {headline}")
         } else {
-            crash_site(kind, report, &self.lib_file)
+            fuzz_core::crash::site(kind, report, &self.lib_file)
         };
         if self.cli.keepfuzzing && !self.sites.insert(site.clone()) {
             return Ok(false); // a crash site we have already recorded
@@ -803,6 +865,30 @@ impl Coordinator<'_> {
             }
             _ => None,
         };
+        // While one failure is being minimized, other workers' failures are
+        // ignored, as Go does (unless -keepfuzzing): the worker is replaced.
+        if self.minimizing_failure() {
+            let fresh = self.spawn(w)?;
+            self.workers[w] = Some(fresh);
+            self.synced[w] = 0;
+            return Ok(false);
+        }
+        // A crash (not a hang or a memory blow-up, whose candidates would
+        // each cost the limit) is minimized by a fresh worker, each
+        // candidate in a forked child, keeping the crash site.
+        let shrinkable = seed_entry.is_none()
+            && self.minimizing_allowed_for_crash()
+            && !death.kind.starts_with("timeout")
+            && !death.kind.starts_with("out of memory")
+            && !matches!(job, Job::MinimizeFailure { .. });
+        if shrinkable {
+            let fresh = self.spawn(w)?;
+            self.workers[w] = Some(fresh);
+            self.synced[w] = 0;
+            let site = fuzz_core::crash::site(&death.kind, &death.report, &self.lib_file);
+            self.minimize_failure(w, entry, headline, Some((death.kind, death.report)), site);
+            return Ok(false);
+        }
         let stop = self.failure(&entry, &headline, &death.report, &death.kind, seed_entry)?;
         if !stop {
             // Keep fuzzing: a new worker in its place, told all coverage.
@@ -816,12 +902,18 @@ impl Coordinator<'_> {
     fn finish(&mut self, interrupted: bool) -> Result<Status, CliError> {
         self.stopping = true;
         // A failure being minimized when we stop is saved as it is.
-        let pending: Vec<(String, String)> = self
+        let pending: Vec<(String, String, CrashInfo)> = self
             .jobs
             .iter()
             .filter_map(|j| match j {
-                Job::MinimizeFailure { entry, message }
-                | Job::ConfirmFailure { entry, message } => Some((entry.clone(), message.clone())),
+                Job::MinimizeFailure {
+                    entry,
+                    message,
+                    crash,
+                } => Some((entry.clone(), message.clone(), crash.clone())),
+                Job::ConfirmFailure { entry, message } => {
+                    Some((entry.clone(), message.clone(), None))
+                }
                 _ => None,
             })
             .collect();
@@ -831,8 +923,9 @@ impl Coordinator<'_> {
         for j in self.jobs.iter_mut() {
             *j = Job::Idle;
         }
-        if let Some((entry, message)) = pending.into_iter().next() {
-            self.failure(&entry, &message, "", "failure", None)?;
+        if let Some((entry, message, crash)) = pending.into_iter().next() {
+            let (kind, report) = crash.unwrap_or_else(|| ("failure".into(), String::new()));
+            self.failure(&entry, &message, &report, &kind, None)?;
         }
         self.progress()?;
         let status = if self.failures > 0 {

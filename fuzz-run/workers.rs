@@ -245,79 +245,16 @@ impl Worker {
 
 /// A crash's kind from the exit status and what the worker wrote.
 fn classify(status: Option<std::process::ExitStatus>, report: &str) -> String {
-    for (marker, name) in [
-        ("ERROR: AddressSanitizer: ", "asan"),
-        ("ERROR: LeakSanitizer: ", "lsan"),
-        ("ERROR: MemorySanitizer: ", "msan"),
-    ] {
-        if let Some(pos) = report.find(marker) {
-            let bug = report[pos + marker.len()..]
-                .split_whitespace()
-                .next()
-                .unwrap_or("error");
-            return format!("{name}: {bug}");
-        }
-    }
-    if report.contains("(stack overflow)") {
-        return "stack overflow".into();
-    }
-    match status {
-        Some(s) => match s.signal() {
-            Some(sig) => {
-                let name = signal_name(sig);
-                if report.contains("panicked at") {
-                    format!("{name} (Rust panic)")
-                } else {
-                    name
-                }
-            }
-            None => format!("exit status {}", s.code().unwrap_or(-1)),
-        },
-        None => "worker lost".into(),
-    }
-}
-
-fn signal_name(sig: i32) -> String {
-    match sig {
-        libc::SIGSEGV => "SIGSEGV".into(),
-        libc::SIGBUS => "SIGBUS".into(),
-        libc::SIGILL => "SIGILL".into(),
-        libc::SIGFPE => "SIGFPE".into(),
-        libc::SIGABRT => "SIGABRT".into(),
-        libc::SIGTRAP => "SIGTRAP".into(),
-        libc::SIGKILL => "SIGKILL".into(),
-        n => format!("signal {n}"),
-    }
-}
-
-/// The crash site of a report: the top three frames inside `module`
-/// (module + offset, as fuzz-worker prints them), so that crashes of the
-/// same bug at different addresses (ASLR) compare equal.
-pub fn crash_site(kind: &str, report: &str, module: &str) -> String {
-    let frames: Vec<&str> = report
-        .lines()
-        .filter_map(|l| {
-            let open = l.rfind(" (")?;
-            let inner = l[open + 2..].strip_suffix(')')?;
-            inner.starts_with(&format!("{module}+0x")).then_some(inner)
-        })
-        .take(3)
-        .collect();
-    format!("{kind} at {}", frames.join(" "))
+    fuzz_core::crash::death_kind(
+        status.and_then(|s| s.signal()),
+        status.and_then(|s| s.code()),
+        report,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn crash_sites_ignore_addresses() {
-        let r = "==fuzz-worker== deadly signal SIGSEGV at address 0x0\n    #0 0x7f1 in f parse.c:8 (libp.so+0x1300)\n    #1 0x7f2 in g parse.c:9 (libp.so+0x1400)\n    #2 0x7f3 in h (libc.so.6+0x10)\n";
-        assert_eq!(
-            crash_site("SIGSEGV", r, "libp.so"),
-            "SIGSEGV at libp.so+0x1300 libp.so+0x1400"
-        );
-    }
 
     #[test]
     fn kinds() {

@@ -14,6 +14,9 @@ use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 static REPORT_FD: AtomicI32 = AtomicI32::new(-1);
 static STACK_LO: AtomicUsize = AtomicUsize::new(0);
 static STACK_HI: AtomicUsize = AtomicUsize::new(0);
+/// Off in the forked children that try minimization candidates: a crash
+/// site needs module offsets only, and symbolizing costs milliseconds.
+pub static SYMBOLIZE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
 const SIGNALS: [libc::c_int; 6] = [
     libc::SIGSEGV,
@@ -24,24 +27,6 @@ const SIGNALS: [libc::c_int; 6] = [
     libc::SIGTRAP,
 ];
 const ALT_STACK: usize = 4 << 20;
-
-/// Signal name, for reports.
-pub fn signal_name(sig: libc::c_int) -> String {
-    match sig {
-        libc::SIGSEGV => "SIGSEGV".into(),
-        libc::SIGBUS => "SIGBUS".into(),
-        libc::SIGILL => "SIGILL".into(),
-        libc::SIGFPE => "SIGFPE".into(),
-        libc::SIGABRT => "SIGABRT".into(),
-        libc::SIGTRAP => "SIGTRAP".into(),
-        libc::SIGKILL => "SIGKILL".into(),
-        libc::SIGTERM => "SIGTERM".into(),
-        libc::SIGINT => "SIGINT".into(),
-        libc::SIGPIPE => "SIGPIPE".into(),
-        libc::SIGSYS => "SIGSYS".into(),
-        n => format!("signal {n}"),
-    }
-}
 
 /// Installs the handlers. `report_fd` receives one line, `C <signal>
 /// <stack-overflow 0|1>`, when the target crashes.
@@ -117,7 +102,7 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     let _ = writeln!(
         err,
         "==fuzz-worker== deadly signal {}{}{}",
-        signal_name(sig),
+        fuzz_core::crash::signal_name(sig),
         if overflow { " (stack overflow)" } else { "" },
         if matches!(sig, libc::SIGSEGV | libc::SIGBUS) {
             format!(" at address {addr:#x}")
@@ -160,6 +145,10 @@ pub fn write_backtrace(out: &mut impl Write) {
         let mut loc = String::new();
         // SAFETY: as above.
         unsafe {
+            if !SYMBOLIZE.load(Ordering::Relaxed) {
+                lines.push((*ip, String::new(), String::new(), module_offset(*ip)));
+                continue;
+            }
             backtrace::resolve_unsynchronized(*ip as *mut libc::c_void, |s| {
                 if name.is_empty() {
                     if let Some(n) = s.name() {

@@ -7,6 +7,7 @@
 
 mod coverage;
 mod crash;
+mod forked;
 mod inputs;
 mod library;
 mod mutate;
@@ -116,7 +117,13 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             crash::install(-1);
             lib.initialize();
             let map = coverage::CounterMap::new(lib.uses_pc_map);
-            let exec = serve::Executor::new(lib.function(target), target.kind.clone(), map, shm);
+            let module = lib
+                .path
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let exec =
+                serve::Executor::new(module, lib.function(target), target.kind.clone(), map, shm);
             serve::serve(exec, &target.name, fd_in, fd_out).map_err(CliError::misuse)?;
             Ok(Status::Success)
         }

@@ -47,6 +47,8 @@ impl Known {
 
 /// One target, ready to execute.
 pub struct Executor {
+    /// The target library's file name, for crash sites.
+    pub module: String,
     function: TargetFn,
     kind: Kind,
     map: CounterMap,
@@ -56,8 +58,15 @@ pub struct Executor {
 }
 
 impl Executor {
-    pub fn new(function: TargetFn, kind: Kind, map: CounterMap, shm: Shm) -> Executor {
+    pub fn new(
+        module: String,
+        function: TargetFn,
+        kind: Kind,
+        map: CounterMap,
+        shm: Shm,
+    ) -> Executor {
         Executor {
+            module,
             function,
             kind,
             map,
@@ -89,7 +98,7 @@ impl Executor {
     }
 
     /// How an execution ended, given the target's return value.
-    fn classify(&self, ret: i32) -> Verdict {
+    pub fn classify_ret(&self, ret: i32) -> Verdict {
         match (ret, &self.kind) {
             (-1, _) => Verdict::Rejected,
             (_, Kind::LibFuzzer) | (0, Kind::Typed) => Verdict::Ok,
@@ -105,7 +114,7 @@ impl Executor {
 }
 
 #[derive(PartialEq, Eq)]
-enum Verdict {
+pub enum Verdict {
     Ok,
     Rejected,
     Failed,
@@ -191,7 +200,7 @@ pub fn serve(
                     for &f in &features {
                         known.insert(f);
                     }
-                    let outcome = match exec.classify(ret) {
+                    let outcome = match exec.classify_ret(ret) {
                         Verdict::Ok => Exec::Ok,
                         Verdict::Rejected => Exec::Rejected,
                         Verdict::Failed => Exec::Failed {
@@ -228,12 +237,30 @@ pub fn serve(
                     }
                 }
             }
+            Request::Check {
+                id,
+                entry,
+                timeout_ms,
+            } => match decode(&entry) {
+                Err(message) => Response::Error { id, message },
+                Ok(values) => {
+                    let module = exec.module.clone();
+                    let outcome = crate::forked::check(
+                        &mut exec,
+                        &values,
+                        Duration::from_millis(timeout_ms),
+                        &module,
+                    );
+                    Response::Checked { id, outcome }
+                }
+            },
             Request::Minimize {
                 id,
                 entry,
                 keep,
                 max_execs,
                 millis,
+                timeout_ms,
             } => match decode(&entry) {
                 Err(message) => Response::Error { id, message },
                 Ok(values) => {
@@ -241,10 +268,12 @@ pub fn serve(
                         deadline: millis.map(|m| Instant::now() + Duration::from_millis(m)),
                         max_execs,
                     };
-                    let (best, execs) = shrink(&mut exec, &values, &keep, &budget);
+                    let timeout = Duration::from_millis(timeout_ms);
+                    let (best, execs) =
+                        shrink(&mut exec, id, &values, &keep, &budget, timeout, &mut send);
                     Response::Minimized {
                         id,
-                        entry: String::from_utf8(codec::encode(&best)).expect("v1 text is UTF-8"),
+                        entry: text_of(&best),
                         execs,
                     }
                 }
@@ -286,7 +315,7 @@ fn fuzz(
         mutator.mutate(&mut values);
         let ret = exec.exec(&values);
         execs += 1;
-        match exec.classify(ret) {
+        match exec.classify_ret(ret) {
             Verdict::Rejected => continue,
             Verdict::Failed => {
                 let message = exec.failure_message(&values);
@@ -314,32 +343,61 @@ fn fuzz(
     }
 }
 
-/// Minimizes `values` in-process while they keep `keep`.
+fn text_of(values: &[Value]) -> String {
+    String::from_utf8(codec::encode(values)).expect("v1 text is UTF-8")
+}
+
+/// Minimizes `values` while they keep `keep`: failures are tried in forked
+/// children (a crash costs a fork), coverage in-process. The best so far
+/// is sent as `Progress` at most every 200 ms.
 fn shrink(
     exec: &mut Executor,
+    id: u64,
     values: &[Value],
     keep: &Keep,
     budget: &Budget,
+    timeout: Duration,
+    send: &mut dyn FnMut(&Response) -> Result<(), String>,
 ) -> (Vec<Value>, u64) {
     let mut wanted: Vec<u32> = match keep {
         Keep::Coverage { features } => features.clone(),
-        Keep::Failure => Vec::new(),
+        Keep::Failure { .. } => Vec::new(),
     };
     wanted.sort_unstable();
+    let module = exec.module.clone();
+    let mut execs: u64 = 0;
+    let mut last_sent = Instant::now();
     let mut still = |candidate: &[Value]| -> bool {
-        let ret = exec.exec(candidate);
-        let verdict = exec.classify(ret);
-        match keep {
-            Keep::Failure => verdict == Verdict::Failed,
+        execs += 1;
+        let kept = match keep {
+            Keep::Failure { site } => {
+                let outcome = crate::forked::check(exec, candidate, timeout, &module);
+                match (outcome.failure_site(), site) {
+                    (None, _) => false,
+                    (Some(_), None) => true,
+                    (Some(got), Some(want)) => got == want,
+                }
+            }
             Keep::Coverage { .. } => {
-                if verdict != Verdict::Ok {
+                let ret = exec.exec(candidate);
+                if exec.classify_ret(ret) != Verdict::Ok {
                     return false;
                 }
                 let mut got = exec.features.clone();
                 got.sort_unstable();
                 wanted.iter().all(|f| got.binary_search(f).is_ok())
             }
+        };
+        if kept && last_sent.elapsed() >= Duration::from_millis(200) {
+            last_sent = Instant::now();
+            let _ = send(&Response::Progress {
+                id,
+                entry: text_of(candidate),
+                execs,
+                size: minimize::size(candidate),
+            });
         }
+        kept
     };
     let (best, stats) = minimize::minimize(values, budget, &mut still, &mut |_| {});
     (best, stats.execs)

@@ -383,25 +383,22 @@ impl Child {
             libc::close(self.reports);
         }
         let report = self.stderr_since();
-        let sanitizer = sanitizer_kind(&report);
         if let Some((_, true)) = self.crash {
             return Outcome::StackOverflow { report };
         }
-        if libc::WIFSIGNALED(status) {
-            let sig = libc::WTERMSIG(status);
-            let kind = match sanitizer {
-                Some(k) => k,
-                None if report.contains("panicked at") => {
-                    format!("{} (Rust panic)", crate::crash::signal_name(sig))
-                }
-                None => crate::crash::signal_name(sig),
-            };
-            return Outcome::Crashed { kind, report };
-        }
-        let code = libc::WEXITSTATUS(status);
-        match sanitizer {
-            Some(kind) => Outcome::Crashed { kind, report },
-            None => Outcome::Exited { code, report },
+        let (signal, code) = if libc::WIFSIGNALED(status) {
+            (Some(libc::WTERMSIG(status)), None)
+        } else {
+            (None, Some(libc::WEXITSTATUS(status)))
+        };
+        let kind = fuzz_core::crash::death_kind(signal, code, &report);
+        match (signal, kind.as_str()) {
+            (_, "stack overflow") => Outcome::StackOverflow { report },
+            (None, k) if k.starts_with("exit status") => Outcome::Exited {
+                code: code.unwrap_or(0),
+                report,
+            },
+            _ => Outcome::Crashed { kind, report },
         }
     }
 
@@ -416,27 +413,6 @@ impl Child {
     }
 }
 
-/// `asan: heap-buffer-overflow` from an AddressSanitizer report, and the
-/// like for the other sanitizers.
-fn sanitizer_kind(report: &str) -> Option<String> {
-    for (marker, name) in [
-        ("ERROR: AddressSanitizer: ", "asan"),
-        ("ERROR: LeakSanitizer: ", "lsan"),
-        ("ERROR: MemorySanitizer: ", "msan"),
-        ("WARNING: ThreadSanitizer: ", "tsan"),
-    ] {
-        if let Some(pos) = report.find(marker) {
-            let rest = &report[pos + marker.len()..];
-            let bug = rest.split_whitespace().next().unwrap_or("error");
-            return Some(format!("{name}: {bug}"));
-        }
-    }
-    if report.contains("runtime error: ") && report.contains("UndefinedBehaviorSanitizer") {
-        return Some("ubsan: undefined behavior".into());
-    }
-    None
-}
-
 /// Resident memory of a process in MiB, from /proc.
 fn rss_mb(pid: libc::pid_t) -> Option<u64> {
     let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
@@ -449,13 +425,6 @@ fn rss_mb(pid: libc::pid_t) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sanitizer_reports() {
-        let r = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6";
-        assert_eq!(sanitizer_kind(r).unwrap(), "asan: heap-buffer-overflow");
-        assert_eq!(sanitizer_kind("nothing"), None);
-    }
 
     #[test]
     fn rust_panic_message_comes_first() {

@@ -8,6 +8,7 @@
 pub mod cache;
 pub mod codec;
 pub mod corpus;
+pub mod crash;
 pub mod digest;
 pub mod duration;
 pub mod error;

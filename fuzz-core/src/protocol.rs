@@ -33,13 +33,23 @@ pub enum Request {
         max_len: usize,
         add_coverage: Vec<u32>,
     },
-    /// Shrink `entry` while it keeps `keep`.
+    /// Shrink `entry` while it keeps `keep`. Failure candidates run in
+    /// forked children, so a crash costs a fork, not the worker;
+    /// `timeout_ms` bounds each of them.
     Minimize {
         id: u64,
         entry: String,
         keep: Keep,
         max_execs: Option<u64>,
         millis: Option<u64>,
+        timeout_ms: u64,
+    },
+    /// Execute `entry` once in a forked child and say how it ended, with
+    /// its crash site: does it fail, and where?
+    Check {
+        id: u64,
+        entry: String,
+        timeout_ms: u64,
     },
     /// Exit.
     Stop,
@@ -49,8 +59,9 @@ pub enum Request {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "what", rename_all = "snake_case")]
 pub enum Keep {
-    /// The input keeps failing.
-    Failure,
+    /// The input keeps failing (returning failure, crashing, hanging); with
+    /// `site`, at that crash site (`fuzz_core::crash`).
+    Failure { site: Option<String> },
     /// The input keeps reaching every one of these features, without failing.
     Coverage { features: Vec<u32> },
 }
@@ -80,6 +91,17 @@ pub enum Response {
     },
     /// The result of `Minimize`: the smallest entry that kept the property.
     Minimized { id: u64, entry: String, execs: u64 },
+    /// Sent while minimizing, when the entry shrank (at most a few times a
+    /// second): the smallest so far, so that an interrupted minimization
+    /// still leaves its best.
+    Progress {
+        id: u64,
+        entry: String,
+        execs: u64,
+        size: usize,
+    },
+    /// The result of `Check`.
+    Checked { id: u64, outcome: Checked },
     /// A request the worker could not serve (a malformed entry, …).
     Error { id: u64, message: String },
 }
@@ -91,6 +113,35 @@ pub enum Exec {
     Ok,
     Rejected,
     Failed { message: String },
+}
+
+/// How an input ran in a forked child.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Checked {
+    Ok,
+    Rejected,
+    /// A typed target's failure return.
+    Failed {
+        message: String,
+        site: String,
+    },
+    /// The child died (signal, sanitizer, exit) or hung.
+    Died {
+        kind: String,
+        site: String,
+        report: String,
+    },
+}
+
+impl Checked {
+    /// The site of a failing outcome; `None` when the input passed.
+    pub fn failure_site(&self) -> Option<&str> {
+        match self {
+            Checked::Ok | Checked::Rejected => None,
+            Checked::Failed { site, .. } | Checked::Died { site, .. } => Some(site),
+        }
+    }
 }
 
 /// Something a fuzzing slice found.

@@ -96,13 +96,8 @@ fn go_and_gnu_spellings_mean_the_same() {
 #[test]
 fn engine_tools_say_they_are_not_built_yet() {
     let dir = tempdir();
-    for (tool, args) in [
-        ("fuzz-run", &["lib.so"][..]),
-        ("fuzz-minimize", &["lib.so", "in"]),
-    ] {
-        let r = run_in(dir.path(), tool, args).expect(2);
-        r.one_line_error(tool, "not built yet");
-    }
+    let r = run_in(dir.path(), "fuzz-minimize", &["lib.so", "in"]).expect(2);
+    r.one_line_error("fuzz-minimize", "not built yet");
 }
 
 #[test]

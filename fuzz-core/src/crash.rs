@@ -1,0 +1,150 @@
+//! What a crash report says: the sanitizer's verdict, and the crash site
+//! that tells bugs apart (`-keepfuzzing` keeps one crasher per site;
+//! `fuzz-minimize -same` keeps the site).
+//!
+//! Reports are what fuzz-worker writes when a target dies: the sanitizer's
+//! own report if any, then `==fuzz-worker== deadly signal …` and frames
+//! `#N 0xADDR in NAME FILE:LINE (module+0xOFFSET)`. The site is the crash
+//! kind plus the top three frames inside the target's module, as module +
+//! offset, so that the same bug compares equal across processes with
+//! different load addresses.
+
+/// `asan: heap-buffer-overflow`, and the like for the other sanitizers, when
+/// the report holds a sanitizer's verdict.
+pub fn sanitizer_kind(report: &str) -> Option<String> {
+    for (marker, name) in [
+        ("ERROR: AddressSanitizer: ", "asan"),
+        ("ERROR: LeakSanitizer: ", "lsan"),
+        ("ERROR: MemorySanitizer: ", "msan"),
+        ("WARNING: ThreadSanitizer: ", "tsan"),
+    ] {
+        if let Some(pos) = report.find(marker) {
+            let rest = &report[pos + marker.len()..];
+            let bug = rest.split_whitespace().next().unwrap_or("error");
+            return Some(format!("{name}: {bug}"));
+        }
+    }
+    if report.contains("runtime error: ") && report.contains("UndefinedBehaviorSanitizer") {
+        return Some("ubsan: undefined behavior".into());
+    }
+    None
+}
+
+/// True when the report says the target overflowed its stack.
+pub fn is_stack_overflow(report: &str) -> bool {
+    report.contains("deadly signal") && report.contains("(stack overflow)")
+}
+
+/// A signal's name, for reports.
+pub fn signal_name(sig: i32) -> String {
+    match sig {
+        4 => "SIGILL".into(),
+        5 => "SIGTRAP".into(),
+        6 => "SIGABRT".into(),
+        7 => "SIGBUS".into(),
+        8 => "SIGFPE".into(),
+        9 => "SIGKILL".into(),
+        11 => "SIGSEGV".into(),
+        13 => "SIGPIPE".into(),
+        15 => "SIGTERM".into(),
+        31 => "SIGSYS".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+/// The kind of a process death, from its signal or exit code and what it
+/// wrote: `asan: heap-buffer-overflow`, `stack overflow`, `SIGSEGV`,
+/// `SIGABRT (Rust panic)`, `exit status 3`.
+pub fn death_kind(signal: Option<i32>, exit_code: Option<i32>, report: &str) -> String {
+    if let Some(kind) = sanitizer_kind(report) {
+        return kind;
+    }
+    if is_stack_overflow(report) {
+        return "stack overflow".into();
+    }
+    match (signal, exit_code) {
+        (Some(sig), _) if report.contains("panicked at") => {
+            format!("{} (Rust panic)", signal_name(sig))
+        }
+        (Some(sig), _) => signal_name(sig),
+        (None, Some(code)) => format!("exit status {code}"),
+        (None, None) => "lost".into(),
+    }
+}
+
+/// The site of a typed target's failure (it returned failure rather than
+/// dying): a caught Rust panic is told apart by where it panicked; any
+/// other failure is one site, since its message may quote the input.
+pub fn failure_site(message: &str) -> String {
+    for line in message.lines() {
+        if let Some(pos) = line.find(" panicked at ") {
+            let at = line[pos + 13..].trim_end_matches(':');
+            return format!("panic at {at}");
+        }
+    }
+    "failure".into()
+}
+
+/// The top `n` frames of a report that lie in `module` (a file name such as
+/// `libparse.so`), as `module+0xOFFSET`.
+pub fn module_frames(report: &str, module: &str, n: usize) -> Vec<String> {
+    let prefix = format!("{module}+0x");
+    report
+        .lines()
+        .filter_map(|l| {
+            let open = l.rfind(" (")?;
+            let inner = l[open + 2..].strip_suffix(')')?;
+            inner.starts_with(&prefix).then(|| inner.to_string())
+        })
+        .take(n)
+        .collect()
+}
+
+/// The crash site: kind and the top three frames inside `module`.
+pub fn site(kind: &str, report: &str, module: &str) -> String {
+    format!("{kind} at {}", module_frames(report, module, 3).join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REPORT: &str = "==fuzz-worker== deadly signal SIGSEGV at address 0x0\n    #0 0x7f1 in f parse.c:8 (libp.so+0x1300)\n    #1 0x7f2 in g parse.c:9 (libp.so+0x1400)\n    #2 0x7f3 in h (libc.so.6+0x10)\n";
+
+    #[test]
+    fn sites_ignore_addresses() {
+        assert_eq!(
+            site("SIGSEGV", REPORT, "libp.so"),
+            "SIGSEGV at libp.so+0x1300 libp.so+0x1400"
+        );
+        assert_eq!(
+            module_frames(REPORT, "libc.so.6", 3),
+            vec!["libc.so.6+0x10"]
+        );
+    }
+
+    #[test]
+    fn kinds_and_failure_sites() {
+        assert_eq!(death_kind(Some(11), None, REPORT), "SIGSEGV");
+        assert_eq!(
+            death_kind(Some(6), None, "thread 'x' panicked at a.rs:1:2:"),
+            "SIGABRT (Rust panic)"
+        );
+        assert_eq!(death_kind(None, Some(3), ""), "exit status 3");
+        assert_eq!(
+            failure_site("boom\nthread '<unnamed>' (7) panicked at src/lib.rs:26:29:"),
+            "panic at src/lib.rs:26:29"
+        );
+        assert_eq!(failure_site("bad input: 'x' (3 bytes)"), "failure");
+    }
+
+    #[test]
+    fn sanitizers() {
+        let r = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6";
+        assert_eq!(sanitizer_kind(r).unwrap(), "asan: heap-buffer-overflow");
+        assert_eq!(sanitizer_kind(REPORT), None);
+        assert!(is_stack_overflow(
+            "==fuzz-worker== deadly signal SIGSEGV (stack overflow) at"
+        ));
+    }
+}

@@ -1,0 +1,114 @@
+//! Running one input in a forked child, for minimizing failures: a crash
+//! or hang kills the child, not the worker, so a crash costs a fork rather
+//! than a new worker process. The worker has no threads, so forking is
+//! safe; the child inherits the loaded target, its state and the crash
+//! handlers (told not to symbolize: a crash site needs module offsets
+//! only).
+
+use crate::serve::Executor;
+use fuzz_core::crash;
+use fuzz_core::protocol::Checked;
+use fuzz_core::Value;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::fd::FromRawFd;
+use std::time::Duration;
+
+// Exit codes a child uses to say how the target returned; anything else is
+// the target's own exit.
+const OK: i32 = 120;
+const REJECTED: i32 = 121;
+const FAILED: i32 = 122;
+
+/// Runs `values` once in a child; `module` is the target library's file
+/// name (for the crash site).
+pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &str) -> Checked {
+    // SAFETY: fork with no other thread running; the child only executes
+    // the target and leaves with _exit; fds are plain pipes and a memfd.
+    unsafe {
+        let capture = libc::memfd_create(c"fuzz-worker-check".as_ptr(), 0);
+        let mut fds = [0; 2];
+        if capture < 0 || libc::pipe(fds.as_mut_ptr()) != 0 {
+            return Checked::Died {
+                kind: "cannot fork".into(),
+                site: String::new(),
+                report: std::io::Error::last_os_error().to_string(),
+            };
+        }
+        let pid = libc::fork();
+        if pid == 0 {
+            libc::close(fds[0]);
+            libc::dup2(capture, 2);
+            crate::crash::SYMBOLIZE.store(false, std::sync::atomic::Ordering::Relaxed);
+            let ret = exec.exec(values);
+            let code = match exec.classify_ret(ret) {
+                crate::serve::Verdict::Ok => OK,
+                crate::serve::Verdict::Rejected => REJECTED,
+                crate::serve::Verdict::Failed => FAILED,
+            };
+            libc::_exit(code);
+        }
+        libc::close(fds[1]);
+        let mut timed_out = false;
+        if pid > 0 {
+            let mut pfd = libc::pollfd {
+                fd: fds[0],
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // The child never writes: the pipe ends when the child does.
+            let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+            if libc::poll(&mut pfd, 1, ms) == 0 {
+                timed_out = true;
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        libc::close(fds[0]);
+        let mut status = 0;
+        if pid > 0 {
+            libc::waitpid(pid, &mut status, 0);
+        }
+        let mut file = std::fs::File::from_raw_fd(capture);
+        let mut report = Vec::new();
+        let _ = file.seek(SeekFrom::Start(0));
+        let _ = file.read_to_end(&mut report);
+        let report = String::from_utf8_lossy(&report).into_owned();
+        if pid < 0 {
+            return Checked::Died {
+                kind: "cannot fork".into(),
+                site: String::new(),
+                report,
+            };
+        }
+        if timed_out {
+            return Checked::Died {
+                kind: "timeout".into(),
+                site: "timeout".into(),
+                report,
+            };
+        }
+        let (signal, code) = if libc::WIFSIGNALED(status) {
+            (Some(libc::WTERMSIG(status)), None)
+        } else {
+            (None, Some(libc::WEXITSTATUS(status)))
+        };
+        match code {
+            Some(OK) => Checked::Ok,
+            Some(REJECTED) => Checked::Rejected,
+            Some(FAILED) => {
+                let message = crate::supervise::failure_message(&report, 1);
+                Checked::Failed {
+                    site: crash::failure_site(&message),
+                    message,
+                }
+            }
+            _ => {
+                let kind = crash::death_kind(signal, code, &report);
+                Checked::Died {
+                    site: crash::site(&kind, &report, module),
+                    kind,
+                    report,
+                }
+            }
+        }
+    }
+}
