@@ -1,10 +1,263 @@
-//! fuzz-minimize: flags are parsed; the engine behind them lands with the engine
-//! issues, so every run ends with a clear "not built yet" error.
+//! fuzz-minimize: shrink an input that makes a target fail (or, with
+//! -coverage, that reaches some coverage) to the smallest one that still
+//! does. The work happens in a fuzz-worker process, with the one minimizer
+//! of fuzz-core; failure candidates run in children the worker forks, so
+//! inputs that crash the process are minimized too.
+
+use fuzz_cli::io::{display, read_operand, write_output};
+use fuzz_cli::minimize::Cli;
+use fuzz_cli::{CliError, Status};
+use fuzz_core::duration::Limit;
+use fuzz_core::protocol::{Checked, Exec, Keep, Request, Response};
+use fuzz_core::worker::{Event, Spawn, Worker};
+use fuzz_core::{codec, ArgType, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const TOOL: &str = "fuzz-minimize";
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
 
 fn main() -> std::process::ExitCode {
-    fuzz_cli::exit::run::<fuzz_cli::minimize::Cli, _>("fuzz-minimize", |_cli| {
-        Err(fuzz_cli::CliError::misuse(
-            "not built yet: this release of fuzz-minimize only parses its flags",
-        ))
-    })
+    fuzz_cli::exit::run::<Cli, _>(TOOL, run)
+}
+
+/// The worker's answer to the one request in flight.
+fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliError> {
+    loop {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return Err(CliError::misuse("interrupted"));
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Event::Answer(_, Response::Error { message, .. })) => {
+                return Err(CliError::misuse(message))
+            }
+            Ok(Event::Answer(_, r)) => return Ok(r),
+            Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
+            Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
+                let death = worker.death();
+                // A worker that could not start says why on stderr.
+                let why = death
+                    .report
+                    .lines()
+                    .rev()
+                    .find(|l| l.starts_with("fuzz-worker: "))
+                    .map(|l| l.trim_start_matches("fuzz-worker: ").to_string())
+                    .unwrap_or(format!("the worker died ({})", death.kind));
+                return Err(CliError::misuse(why));
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<Status, CliError> {
+    let worker_bin = fuzz_cli::find_worker::path()?;
+    // Read the input before starting anything.
+    let input = read_operand(&cli.input)?;
+    let name = display(&cli.input);
+    let dir = tempfile::Builder::new()
+        .prefix("fuzz-minimize-")
+        .tempdir()
+        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))?;
+    let (tx, rx) = channel();
+    let spawn = Spawn {
+        worker: &worker_bin,
+        lib: &cli.lib,
+        target: cli.target.as_deref(),
+        dir: dir.path(),
+        capacity: input.len() * 2 + 4096,
+        sanitizer_runtime: None,
+    };
+    let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;
+    let Response::Hello {
+        target, kind, args, ..
+    } = answer(&rx, &mut worker)?
+    else {
+        return Err(CliError::misuse("the worker did not say hello"));
+    };
+    let types: Vec<ArgType> = args
+        .iter()
+        .map(|a| {
+            a.parse::<ArgType>()
+                .map_err(|e| CliError::misuse(e.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
+    let values = if cli.raw {
+        match types.as_slice() {
+            [ArgType::Bytes] => vec![Value::Bytes(input.clone())],
+            [ArgType::String] => vec![Value::String(input.clone())],
+            other => {
+                return Err(CliError::misuse(format!(
+                    "-raw needs a target of one []byte or string argument; {target} takes ({})",
+                    ArgType::format_list(other)
+                )))
+            }
+        }
+    } else {
+        let v = codec::decode(&input).map_err(|e| CliError::from(e.in_file(&name)))?;
+        codec::check_types(&v, &types).map_err(|e| CliError::from(e.in_file(&name)))?;
+        v
+    };
+    let _ = kind;
+    let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
+    // SAFETY: a handler that only stores to an atomic.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+        libc::signal(
+            libc::SIGTERM,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+    }
+    let timeout_ms = cli.timeout.as_millis() as u64;
+
+    // How the input runs as given (in a forked child, so a crash is safe),
+    // and so what must be kept.
+    worker
+        .send(&Request::Check {
+            id: 1,
+            entry: entry.clone(),
+            timeout_ms,
+        })
+        .map_err(CliError::misuse)?;
+    let checked = match answer(&rx, &mut worker)? {
+        Response::Checked { outcome, .. } => outcome,
+        other => return Err(CliError::misuse(format!("unexpected answer {other:?}"))),
+    };
+    let keep = match (cli.coverage, checked.failure_site()) {
+        (true, Some(site)) => {
+            eprintln!("{TOOL}: {name}: the input fails ({site}); minimize it without -coverage");
+            return Ok(Status::Finding);
+        }
+        (true, None) => {
+            worker
+                .send(&Request::Run {
+                    id: 2,
+                    entry: entry.clone(),
+                })
+                .map_err(CliError::misuse)?;
+            match answer(&rx, &mut worker)? {
+                Response::Ran {
+                    outcome: Exec::Ok,
+                    features,
+                    ..
+                } if !features.is_empty() => Keep::Coverage {
+                    features,
+                    isolate: true,
+                },
+                Response::Ran { .. } => {
+                    eprintln!("{TOOL}: {name}: the input reaches no coverage: nothing to keep");
+                    return Ok(Status::Finding);
+                }
+                other => return Err(CliError::misuse(format!("unexpected answer {other:?}"))),
+            }
+        }
+        (false, None) => {
+            eprintln!(
+                "{TOOL}: {name}: the input does not fail {target} ({}): nothing to minimize",
+                if checked == Checked::Rejected {
+                    "rejected"
+                } else {
+                    "ok"
+                }
+            );
+            return Ok(Status::Finding);
+        }
+        (false, Some(site)) => {
+            eprintln!("{TOOL}: {name} fails: {site}");
+            Keep::Failure {
+                site: cli.same.then(|| site.to_string()),
+            }
+        }
+    };
+
+    let (max_execs, millis) = match cli.fuzzminimizetime {
+        Limit::Time(d) => (None, Some(d.as_millis() as u64)),
+        Limit::Count(n) => (Some(n), None),
+    };
+    worker
+        .send(&Request::Minimize {
+            id: 3,
+            entry: entry.clone(),
+            keep,
+            max_execs,
+            millis,
+            timeout_ms,
+        })
+        .map_err(CliError::misuse)?;
+    let start = Instant::now();
+    let mut best = entry.clone();
+    let mut last_note = Instant::now();
+    let (best, execs, interrupted) = loop {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            break (best, None, true);
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Event::Answer(
+                _,
+                Response::Progress {
+                    entry, execs, size, ..
+                },
+            )) => {
+                best = entry;
+                if last_note.elapsed() >= Duration::from_secs(1) {
+                    last_note = Instant::now();
+                    eprintln!(
+                        "{TOOL}: {:.0}s: {size} bytes after {execs} executions",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            Ok(Event::Answer(_, Response::Minimized { entry, execs, .. })) => {
+                break (entry, Some(execs), false)
+            }
+            Ok(Event::Answer(_, Response::Error { message, .. })) => {
+                return Err(CliError::misuse(message))
+            }
+            Ok(Event::Answer(..)) | Err(RecvTimeoutError::Timeout) => {}
+            Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
+            Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
+                // Only an in-process (coverage) candidate can take the
+                // worker down; the best so far stands.
+                let death = worker.death();
+                eprintln!(
+                    "{TOOL}: warning: the worker died ({}); keeping the best so far",
+                    death.kind
+                );
+                break (best, None, true);
+            }
+        }
+    };
+    worker.stop();
+
+    let best_values = codec::decode(best.as_bytes()).map_err(CliError::from)?;
+    let out = if cli.raw {
+        best_values[0].as_bytes().unwrap_or_default().to_vec()
+    } else {
+        best.clone().into_bytes()
+    };
+    write_output(cli.output.as_deref(), &out)?;
+    let before = fuzz_core::minimize::size(&values);
+    let after = fuzz_core::minimize::size(&best_values);
+    eprintln!(
+        "{TOOL}: {before} -> {after} bytes{} in {:.1}s{}",
+        execs
+            .map(|n| format!(", {n} executions"))
+            .unwrap_or_default(),
+        start.elapsed().as_secs_f64(),
+        if interrupted {
+            " (stopped early: the smallest input so far was written)"
+        } else {
+            ""
+        }
+    );
+    Ok(Status::Success)
 }

@@ -13,12 +13,12 @@
 
 use crate::report::{Failure, Reporter};
 use crate::targets::{self, TargetInfo};
-use crate::workers::{Event, Killed, Spawn, Worker};
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::cache::{self, CacheEnv};
 use fuzz_core::duration::Limit;
 use fuzz_core::protocol::{Exec, Found, Keep, Request, Response};
+use fuzz_core::worker::{Event, Killed, Spawn, Worker};
 use fuzz_core::{codec, corpus, digest, fsutil, value, ArgType, Value};
 use serde_json::json;
 use std::collections::HashSet;
@@ -308,7 +308,7 @@ impl Coordinator<'_> {
         let spawn = Spawn {
             worker: &self.worker_bin,
             lib: &self.cli.lib,
-            target: &self.target.name,
+            target: Some(self.target.name.as_str()),
             dir: self.spawn_dir.path(),
             capacity: self.capacity,
             sanitizer_runtime: None,
@@ -620,7 +620,10 @@ impl Coordinator<'_> {
                                 Request::Minimize {
                                     id: 0,
                                     entry,
-                                    keep: Keep::Coverage { features: new },
+                                    keep: Keep::Coverage {
+                                        features: new,
+                                        isolate: false,
+                                    },
                                     max_execs: Some(
                                         max_execs.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_EXECS),
                                     ),

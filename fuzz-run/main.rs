@@ -7,7 +7,6 @@ mod fuzz;
 mod regress;
 mod report;
 mod targets;
-mod workers;
 
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};

@@ -40,6 +40,16 @@ pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &
             libc::dup2(capture, 2);
             crate::crash::SYMBOLIZE.store(false, std::sync::atomic::Ordering::Relaxed);
             let ret = exec.exec(values);
+            // The coverage reached, for the parent.
+            let bytes: Vec<u8> = exec.features.iter().flat_map(|f| f.to_le_bytes()).collect();
+            let mut rest = &bytes[..];
+            while !rest.is_empty() {
+                let n = libc::write(fds[1], rest.as_ptr().cast(), rest.len());
+                if n <= 0 {
+                    break;
+                }
+                rest = &rest[n as usize..];
+            }
             let code = match exec.classify_ret(ret) {
                 crate::serve::Verdict::Ok => OK,
                 crate::serve::Verdict::Rejected => REJECTED,
@@ -49,17 +59,33 @@ pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &
         }
         libc::close(fds[1]);
         let mut timed_out = false;
+        let mut sent: Vec<u8> = Vec::new();
         if pid > 0 {
-            let mut pfd = libc::pollfd {
-                fd: fds[0],
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // The child never writes: the pipe ends when the child does.
-            let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
-            if libc::poll(&mut pfd, 1, ms) == 0 {
-                timed_out = true;
-                libc::kill(pid, libc::SIGKILL);
+            // Read what the child sends until it is gone (EOF), within the
+            // timeout.
+            let deadline = std::time::Instant::now() + timeout;
+            loop {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                if left.is_zero() {
+                    timed_out = true;
+                    libc::kill(pid, libc::SIGKILL);
+                    break;
+                }
+                let mut pfd = libc::pollfd {
+                    fd: fds[0],
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+                if libc::poll(&mut pfd, 1, ms) <= 0 {
+                    continue;
+                }
+                let mut chunk = [0u8; 65536];
+                let n = libc::read(fds[0], chunk.as_mut_ptr().cast(), chunk.len());
+                if n <= 0 {
+                    break;
+                }
+                sent.extend_from_slice(&chunk[..n as usize]);
             }
         }
         libc::close(fds[0]);
@@ -92,7 +118,12 @@ pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &
             (None, Some(libc::WEXITSTATUS(status)))
         };
         match code {
-            Some(OK) => Checked::Ok,
+            Some(OK) => Checked::Ok {
+                features: sent
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            },
             Some(REJECTED) => Checked::Rejected,
             Some(FAILED) => {
                 let message = crate::supervise::failure_message(&report, 1);

@@ -124,7 +124,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                 .unwrap_or_default();
             let exec =
                 serve::Executor::new(module, lib.function(target), target.kind.clone(), map, shm);
-            serve::serve(exec, &target.name, fd_in, fd_out).map_err(CliError::misuse)?;
+            serve::serve(exec, target, fd_in, fd_out).map_err(CliError::misuse)?;
             Ok(Status::Success)
         }
         Command::Bench {

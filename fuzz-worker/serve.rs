@@ -169,7 +169,7 @@ fn capture_stderr(f: impl FnOnce() -> i32) -> (i32, String) {
 /// Serves requests until `Stop` or the coordinator goes away.
 pub fn serve(
     mut exec: Executor,
-    target_name: &str,
+    target: &crate::library::Target,
     fd_in: RawFd,
     fd_out: RawFd,
 ) -> Result<(), String> {
@@ -184,7 +184,12 @@ pub fn serve(
     };
     send(&Response::Hello {
         version: protocol::VERSION,
-        target: target_name.to_string(),
+        target: target.name.clone(),
+        kind: match target.kind {
+            Kind::LibFuzzer => "libfuzzer".into(),
+            Kind::Typed => "typed".into(),
+        },
+        args: target.args.iter().map(|a| a.to_string()).collect(),
         counters: exec.map.total(),
     })?;
     for line in BufReader::new(input).lines() {
@@ -360,7 +365,7 @@ fn shrink(
     send: &mut dyn FnMut(&Response) -> Result<(), String>,
 ) -> (Vec<Value>, u64) {
     let mut wanted: Vec<u32> = match keep {
-        Keep::Coverage { features } => features.clone(),
+        Keep::Coverage { features, .. } => features.clone(),
         Keep::Failure { .. } => Vec::new(),
     };
     wanted.sort_unstable();
@@ -376,6 +381,15 @@ fn shrink(
                     (None, _) => false,
                     (Some(_), None) => true,
                     (Some(got), Some(want)) => got == want,
+                }
+            }
+            Keep::Coverage { isolate: true, .. } => {
+                match crate::forked::check(exec, candidate, timeout, &module) {
+                    fuzz_core::protocol::Checked::Ok { mut features } => {
+                        features.sort_unstable();
+                        wanted.iter().all(|f| features.binary_search(f).is_ok())
+                    }
+                    _ => false,
                 }
             }
             Keep::Coverage { .. } => {

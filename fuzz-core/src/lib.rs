@@ -23,6 +23,7 @@ pub mod protocol;
 pub mod rng;
 pub mod shm;
 pub mod value;
+pub mod worker;
 
 pub use error::{Error, Result};
 pub use fuzz_target::ArgType;

@@ -62,8 +62,10 @@ pub enum Keep {
     /// The input keeps failing (returning failure, crashing, hanging); with
     /// `site`, at that crash site (`fuzz_core::crash`).
     Failure { site: Option<String> },
-    /// The input keeps reaching every one of these features, without failing.
-    Coverage { features: Vec<u32> },
+    /// The input keeps reaching every one of these features, without
+    /// failing. With `isolate`, each candidate runs in a forked child (a
+    /// candidate that crashes is then just not kept); without, in-process.
+    Coverage { features: Vec<u32>, isolate: bool },
 }
 
 /// What a worker answers.
@@ -74,6 +76,10 @@ pub enum Response {
     Hello {
         version: u32,
         target: String,
+        /// `libfuzzer` or `typed`.
+        kind: String,
+        /// The target's argument types, Go's names.
+        args: Vec<String>,
         /// Coverage counters the worker reads per execution.
         counters: u32,
     },
@@ -119,7 +125,10 @@ pub enum Exec {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Checked {
-    Ok,
+    /// Passed; `features` is the coverage it reached.
+    Ok {
+        features: Vec<u32>,
+    },
     Rejected,
     /// A typed target's failure return.
     Failed {
@@ -138,7 +147,7 @@ impl Checked {
     /// The site of a failing outcome; `None` when the input passed.
     pub fn failure_site(&self) -> Option<&str> {
         match self {
-            Checked::Ok | Checked::Rejected => None,
+            Checked::Ok { .. } | Checked::Rejected => None,
             Checked::Failed { site, .. } | Checked::Died { site, .. } => Some(site),
         }
     }

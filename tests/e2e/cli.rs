@@ -94,13 +94,6 @@ fn go_and_gnu_spellings_mean_the_same() {
 }
 
 #[test]
-fn engine_tools_say_they_are_not_built_yet() {
-    let dir = tempdir();
-    let r = run_in(dir.path(), "fuzz-minimize", &["lib.so", "in"]).expect(2);
-    r.one_line_error("fuzz-minimize", "not built yet");
-}
-
-#[test]
 fn broken_pipe_exits_0() {
     let dir = tempdir();
     let corpus = dir.path().join("c");

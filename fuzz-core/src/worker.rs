@@ -1,4 +1,5 @@
-//! Worker processes, as the coordinator sees them.
+//! Worker processes, as the tools that drive them see them (fuzz-run,
+//! fuzz-minimize, fuzz-corpus merge: only fuzz-worker loads targets).
 //!
 //! Each worker is a `fuzz-worker serve` process in its own process group
 //! (a Ctrl-C at the terminal reaches only the coordinator), with requests on
@@ -8,8 +9,8 @@
 //! end, into events on one channel, so the coordinator's loop is a single
 //! `recv_timeout`.
 
-use fuzz_core::protocol::{self, Request, Response};
-use fuzz_core::shm::Shm;
+use crate::protocol::{self, Request, Response};
+use crate::shm::Shm;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -64,7 +65,8 @@ pub struct Worker {
 pub struct Spawn<'a> {
     pub worker: &'a Path,
     pub lib: &'a Path,
-    pub target: &'a str,
+    /// The target; `None` when the library has only one.
+    pub target: Option<&'a str>,
     pub dir: &'a Path,
     pub capacity: usize,
     pub sanitizer_runtime: Option<&'a Path>,
@@ -97,10 +99,11 @@ impl Worker {
         let (req_r, req_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
         let (resp_r, resp_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
         let mut cmd = Command::new(s.worker);
-        cmd.arg("serve")
-            .arg(s.lib)
-            .arg(format!("--target={}", s.target))
-            .arg("--shm")
+        cmd.arg("serve").arg(s.lib);
+        if let Some(t) = s.target {
+            cmd.arg(format!("--target={t}"));
+        }
+        cmd.arg("--shm")
             .arg(&shm_path)
             .args(["--fd_in=3", "--fd_out=4"])
             .stdin(Stdio::null())
@@ -245,7 +248,7 @@ impl Worker {
 
 /// A crash's kind from the exit status and what the worker wrote.
 fn classify(status: Option<std::process::ExitStatus>, report: &str) -> String {
-    fuzz_core::crash::death_kind(
+    crate::crash::death_kind(
         status.and_then(|s| s.signal()),
         status.and_then(|s| s.code()),
         report,
