@@ -796,6 +796,7 @@ fn list_misbehave() {
         "FuzzReject",
         "FuzzSegv",
         "FuzzStackOverflow",
+        "FuzzTwoBugs",
     ]
     .iter()
     .map(|t| format!("{t}\t[]byte"))
