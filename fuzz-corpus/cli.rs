@@ -47,8 +47,17 @@ pub enum Command {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
     },
-    /// Copy into DST every entry of the SRC directories that DST does not have (same bytes = same entry).
+    /// Copy into DST every entry of the SRC directories that DST does not have (same bytes = same entry); with -lib, only entries that add coverage.
     Merge {
+        /// Keep only entries that add coverage of this target library, smallest first (libFuzzer's -merge=1).
+        #[arg(long = "lib", value_name = "LIB.so")]
+        lib: Option<PathBuf>,
+        /// With -lib: the target (needed when the library has several).
+        #[arg(long = "target", value_name = "NAME")]
+        target: Option<String>,
+        /// With -lib: time one entry may run before it counts as a hang (and is skipped).
+        #[arg(long = "timeout", value_name = "D", default_value = "10s", value_parser = fuzz_core::duration::parse)]
+        timeout: std::time::Duration,
         /// The directory to merge into (created if needed).
         #[arg(value_name = "DST")]
         dst: PathBuf,
@@ -77,7 +86,9 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
 
 check prints nothing on stdout when every file parses; each malformed file gets one line, file:line: reason. File names that are not digests (16 or 64 hex digits of the SHA-256) are noted on stderr without failing.
 
-merge writes each new entry as a file named by the first 16 hex digits of the SHA-256 of its bytes, atomically, so two merges into the same directory at once are safe; it prints the paths it added on stdout and a count on stderr.",
+merge writes each new entry as a file named by the first 16 hex digits of the SHA-256 of its bytes, atomically, so two merges into the same directory at once are safe; it prints the paths it added on stdout and a count on stderr.
+
+merge -lib LIB.so runs the entries through the target (in a fuzz-worker process): first every entry of DST, for the coverage it has, then the entries of the SRC directories from the smallest to the largest, keeping those that reach coverage DST does not have yet, as libFuzzer's -merge=1 does. An entry that crashes the target or hangs past -timeout is skipped and named on stderr; the worker is replaced. Entries are written as they are kept, so a merge stopped half-way is resumed by running it again: what it already wrote is part of DST's coverage then.",
         ),
         (
             "EXAMPLES",

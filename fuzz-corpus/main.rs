@@ -4,6 +4,7 @@ mod check;
 mod fmt;
 mod list;
 mod merge;
+mod merge_cov;
 
 use fuzz_cli::corpus::{Cli, Command};
 use fuzz_cli::{CliError, Status};
@@ -24,7 +25,25 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             rename,
             files,
         } => fmt::run(&files, write || rename, rename),
-        Command::Merge { dst, srcs } => merge::run(&dst, &srcs),
+        Command::Merge {
+            lib: Some(lib),
+            target,
+            timeout,
+            dst,
+            srcs,
+        } => merge_cov::run(&lib, target.as_deref(), timeout, &dst, &srcs),
+        Command::Merge {
+            lib: None,
+            target,
+            dst,
+            srcs,
+            ..
+        } => {
+            if target.is_some() {
+                return Err(CliError::misuse("-target needs -lib"));
+            }
+            merge::run(&dst, &srcs)
+        }
     }
 }
 

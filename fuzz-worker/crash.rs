@@ -139,41 +139,44 @@ pub fn write_backtrace(out: &mut impl Write) {
             frames.len() < 256
         });
     }
+    // Frames in this executable are ours: the handler (before the signal
+    // trampoline) and the executor (where the target was called from).
+    // Only the frames between are shown, and only they are symbolized:
+    // symbolizing our own frames would parse our own debug information.
+    let base = own_base();
+    let ours = |ip: usize| own_module(ip, base);
+    let lead = frames.iter().take_while(|&&ip| ours(ip)).count();
+    let start = if lead > 0 {
+        (lead + 1).min(frames.len())
+    } else {
+        0
+    };
+    let end = frames[start..]
+        .iter()
+        .position(|&ip| ours(ip))
+        .map_or(frames.len(), |i| start + i);
     let mut lines = Vec::new();
-    for ip in &frames {
+    for ip in &frames[start..end] {
         let mut name = String::new();
         let mut loc = String::new();
-        // SAFETY: as above.
-        unsafe {
-            if !SYMBOLIZE.load(Ordering::Relaxed) {
-                lines.push((*ip, String::new(), String::new(), module_offset(*ip)));
-                continue;
+        if SYMBOLIZE.load(Ordering::Relaxed) {
+            // SAFETY: as above.
+            unsafe {
+                backtrace::resolve_unsynchronized(*ip as *mut libc::c_void, |s| {
+                    if name.is_empty() {
+                        if let Some(n) = s.name() {
+                            name = format!("{n:#}");
+                        }
+                        if let (Some(f), Some(l)) = (s.filename(), s.lineno()) {
+                            loc = format!(" {}:{l}", f.display());
+                        }
+                    }
+                });
             }
-            backtrace::resolve_unsynchronized(*ip as *mut libc::c_void, |s| {
-                if name.is_empty() {
-                    if let Some(n) = s.name() {
-                        name = format!("{n:#}");
-                    }
-                    if let (Some(f), Some(l)) = (s.filename(), s.lineno()) {
-                        loc = format!(" {}:{l}", f.display());
-                    }
-                }
-            });
         }
         lines.push((*ip, name, loc, module_offset(*ip)));
     }
-    // Frames of the handler and the signal trampoline after it are ours;
-    // so is everything from the point where the target was called.
-    let start = lines
-        .iter()
-        .rposition(|(_, n, _, _)| n.contains("crash::handler"))
-        .map_or(0, |i| i + 2)
-        .min(lines.len());
-    let end = lines[start..]
-        .iter()
-        .position(|(_, n, _, _)| n.starts_with("fuzz_worker::"))
-        .map_or(lines.len(), |i| start + i);
-    let frames = &lines[start..end];
+    let frames = &lines[..];
     let mut n = 0;
     let mut i = 0;
     while i < frames.len() {
@@ -192,6 +195,25 @@ pub fn write_backtrace(out: &mut impl Write) {
             i += 1;
         }
         n += 1;
+    }
+}
+
+/// The load address of this executable.
+fn own_base() -> usize {
+    // SAFETY: dladdr on the address of one of our own functions.
+    unsafe {
+        let mut info: libc::Dl_info = std::mem::zeroed();
+        libc::dladdr(own_base as *const libc::c_void, &mut info);
+        info.dli_fbase as usize
+    }
+}
+
+/// True when `ip` lies in this executable.
+fn own_module(ip: usize, base: usize) -> bool {
+    // SAFETY: dladdr only reads loader data structures.
+    unsafe {
+        let mut info: libc::Dl_info = std::mem::zeroed();
+        libc::dladdr(ip as *const libc::c_void, &mut info) != 0 && info.dli_fbase as usize == base
     }
 }
 

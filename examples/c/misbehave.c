@@ -26,6 +26,10 @@
  *                      stopped".
  *   FuzzTwoBugs        input starting "A1": SIGSEGV; starting "B2": abort()
  *                      (two crash sites, for -keepfuzzing).
+ *   FuzzDrift          "A" alone: abort(); "AB…": SIGSEGV (a smaller input
+ *                      reaches another bug, for fuzz-minimize -same).
+ *   FuzzSlowFail       sleeps 5 ms per execution; fails on any input
+ *                      holding 'F' (for interrupting a minimization).
  *   FuzzTyped          "string, int64, bool": fails (returns 1) when the
  *                      string is "boom" and the int64 is 42, whatever the
  *                      bool, writing "FuzzTyped: boom with 42 (flag=true)"
@@ -221,6 +225,37 @@ FUZZ_TARGET_BYTES(FuzzTwoBugs) {
         sink = 2;
         if (p[1] == '2')
             abort();
+    }
+    return FUZZ_PASS;
+}
+
+/* Two bugs where the smaller input reaches the other one, for
+ * fuzz-minimize -same: "AB…" writes through a NULL pointer (SIGSEGV), but
+ * the single byte "A" calls abort() (SIGABRT). Shrinking "ABxyz" without
+ * -same may end at "A", another bug; with -same it stays at "AB". */
+FUZZ_TARGET_BYTES(FuzzDrift) {
+    const uint8_t *p;
+    size_t n;
+    if (!one_bytes(fuzz_data, fuzz_size, &p, &n))
+        return FUZZ_REJECT;
+    if (n == 1 && p[0] == 'A')
+        abort();
+    if (n >= 2 && p[0] == 'A' && p[1] == 'B')
+        *null_ptr = 1;
+    return FUZZ_PASS;
+}
+
+/* A slow failure, for interrupting a minimization: every execution sleeps
+ * 5 ms; an input holding the byte 'F' fails. */
+FUZZ_TARGET_BYTES(FuzzSlowFail) {
+    const uint8_t *p;
+    size_t n;
+    if (!one_bytes(fuzz_data, fuzz_size, &p, &n))
+        return FUZZ_REJECT;
+    usleep(5000);
+    if (memchr(p, 'F', n)) {
+        fprintf(stderr, "FuzzSlowFail: found F in %zu bytes\n", n);
+        return FUZZ_FAIL;
     }
     return FUZZ_PASS;
 }

@@ -18,7 +18,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Sender;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Something that happened to a worker.
 pub enum Event {
@@ -272,5 +272,169 @@ mod tests {
             classify(None, "deadly signal SIGSEGV (stack overflow)"),
             "stack overflow"
         );
+    }
+}
+
+/// One worker driven one request at a time, for tools that do not fuzz
+/// (fuzz-corpus merge): a request that kills or hangs the worker comes
+/// back as its `Death`, and the next request goes to a fresh worker.
+pub struct Session {
+    worker: Option<Worker>,
+    rx: std::sync::mpsc::Receiver<Event>,
+    tx: Sender<Event>,
+    worker_bin: PathBuf,
+    lib: PathBuf,
+    target: Option<String>,
+    dir: PathBuf,
+    capacity: usize,
+    /// The first request a worker serves may be slow (lazy initialisation).
+    fresh: bool,
+    /// The target's name, kind and argument types, from the handshake.
+    pub target_name: String,
+    pub kind: String,
+    pub args: Vec<String>,
+}
+
+impl Session {
+    /// Starts a worker and waits for its handshake. An error is the
+    /// worker's own one-line complaint (a library that cannot be loaded, an
+    /// unknown target), or why it could not start.
+    pub fn start(
+        worker_bin: &Path,
+        lib: &Path,
+        target: Option<&str>,
+        dir: &Path,
+        capacity: usize,
+    ) -> Result<Session, String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut s = Session {
+            worker: None,
+            rx,
+            tx,
+            worker_bin: worker_bin.to_path_buf(),
+            lib: lib.to_path_buf(),
+            target: target.map(str::to_string),
+            dir: dir.to_path_buf(),
+            capacity,
+            fresh: true,
+            target_name: String::new(),
+            kind: String::new(),
+            args: Vec::new(),
+        };
+        s.respawn()?;
+        Ok(s)
+    }
+
+    fn respawn(&mut self) -> Result<(), String> {
+        let spawn = Spawn {
+            worker: &self.worker_bin,
+            lib: &self.lib,
+            target: self.target.as_deref(),
+            dir: &self.dir,
+            capacity: self.capacity,
+            sanitizer_runtime: None,
+        };
+        let mut worker = Worker::spawn(0, &spawn, self.tx.clone())?;
+        loop {
+            match self.rx.recv() {
+                Ok(Event::Answer(
+                    _,
+                    Response::Hello {
+                        version,
+                        target,
+                        kind,
+                        args,
+                        ..
+                    },
+                )) => {
+                    if version != protocol::VERSION {
+                        return Err(format!(
+                            "{} speaks protocol version {version}, this tool {}: install matching versions",
+                            self.worker_bin.display(),
+                            protocol::VERSION
+                        ));
+                    }
+                    self.target_name = target;
+                    self.kind = kind;
+                    self.args = args;
+                    self.worker = Some(worker);
+                    self.fresh = true;
+                    return Ok(());
+                }
+                Ok(Event::Answer(..)) => {}
+                Ok(Event::Garbled(_, m)) => return Err(m),
+                Ok(Event::Gone(_)) | Err(_) => {
+                    let death = worker.death();
+                    let why = death
+                        .report
+                        .lines()
+                        .rev()
+                        .find_map(|l| l.strip_prefix("fuzz-worker: "))
+                        .map(str::to_string)
+                        .unwrap_or(format!("the worker exited ({})", death.kind));
+                    return Err(why);
+                }
+            }
+        }
+    }
+
+    /// Sends one request and waits for its answer, at most `timeout` (or
+    /// max(60 s, 10 × timeout) for a fresh worker's first request).
+    /// `Err(Death)` when the worker died or hung on it; the next call
+    /// starts a new worker.
+    pub fn call(&mut self, request: &Request, timeout: Duration) -> Result<Response, Death> {
+        if self.worker.is_none() {
+            self.respawn().map_err(|e| Death {
+                kind: "cannot start a worker".into(),
+                report: e,
+                input: Vec::new(),
+            })?;
+        }
+        let limit = if self.fresh {
+            (timeout * 10).max(Duration::from_secs(60))
+        } else {
+            timeout
+        };
+        self.fresh = false;
+        let worker = self.worker.as_mut().expect("started above");
+        if let Err(e) = worker.send(request) {
+            let mut w = self.worker.take().expect("present");
+            let mut d = w.death();
+            d.report.push_str(&e);
+            return Err(d);
+        }
+        let start = Instant::now();
+        loop {
+            let left = limit.saturating_sub(start.elapsed());
+            match self.rx.recv_timeout(left.max(Duration::from_millis(1))) {
+                Ok(Event::Answer(_, Response::Progress { .. })) => {}
+                Ok(Event::Answer(_, r)) => return Ok(r),
+                Ok(Event::Garbled(..)) => {}
+                Ok(Event::Gone(_)) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    let mut w = self.worker.take().expect("present");
+                    return Err(w.death());
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if start.elapsed() >= limit {
+                        let mut w = self.worker.take().expect("present");
+                        w.kill(Killed::Timeout);
+                        // Wait for the reader to see the end of the pipe.
+                        while let Ok(e) = self.rx.recv_timeout(Duration::from_secs(5)) {
+                            if matches!(e, Event::Gone(_)) {
+                                break;
+                            }
+                        }
+                        return Err(w.death());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops the worker.
+    pub fn stop(mut self) {
+        if let Some(w) = self.worker.take() {
+            w.stop();
+        }
     }
 }

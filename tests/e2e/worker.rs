@@ -788,6 +788,7 @@ fn list_misbehave() {
     let lib = example_lib("libmisbehave.so");
     let mut want: Vec<String> = [
         "FuzzAbort",
+        "FuzzDrift",
         "FuzzExit",
         "FuzzFail",
         "FuzzHang",
@@ -795,6 +796,7 @@ fn list_misbehave() {
         "FuzzOk",
         "FuzzReject",
         "FuzzSegv",
+        "FuzzSlowFail",
         "FuzzStackOverflow",
         "FuzzTwoBugs",
     ]

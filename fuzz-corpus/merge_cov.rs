@@ -1,0 +1,167 @@
+//! `fuzz-corpus merge -lib`: keep only the entries that add coverage, as
+//! libFuzzer's `-merge=1`. Every entry of DST first, for the coverage it
+//! holds; then the SRC entries from the smallest up, each kept if it
+//! reaches a feature not seen yet. A crash or hang skips the entry (and
+//! costs a new worker); entries are written as they are kept, so running
+//! the merge again after an interruption carries on from there.
+
+use crate::TOOL;
+use fuzz_cli::io::print_line;
+use fuzz_cli::{CliError, Status};
+use fuzz_core::corpus::{files_in, Entry};
+use fuzz_core::protocol::{Exec, Request, Response};
+use fuzz_core::worker::Session;
+use fuzz_core::{codec, digest, fsutil, ArgType};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub fn run(
+    lib: &Path,
+    target: Option<&str>,
+    timeout: Duration,
+    dst: &Path,
+    srcs: &[PathBuf],
+) -> Result<Status, CliError> {
+    if dst.exists() && !dst.is_dir() {
+        return Err(CliError::misuse(format!(
+            "{}: not a directory (merge destination)",
+            dst.display()
+        )));
+    }
+    let mut incoming = Vec::new();
+    for src in srcs {
+        if !src.is_dir() {
+            return Err(CliError::misuse(format!(
+                "{}: {}",
+                src.display(),
+                if src.exists() {
+                    "not a directory"
+                } else {
+                    "no such directory"
+                }
+            )));
+        }
+        for path in files_in(src)? {
+            incoming.push(Entry::read(&path)?);
+        }
+    }
+    let existing = if dst.is_dir() {
+        files_in(dst)?
+            .iter()
+            .map(|p| Entry::read(p))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    let worker_bin = fuzz_cli::find_worker::path()?;
+    let scratch = tempfile::Builder::new()
+        .prefix("fuzz-corpus-")
+        .tempdir()
+        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))?;
+    let capacity = incoming
+        .iter()
+        .chain(&existing)
+        .map(|e| e.bytes.len())
+        .max()
+        .unwrap_or(0)
+        + 4096;
+    let mut session = Session::start(&worker_bin, lib, target, scratch.path(), capacity)
+        .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
+    let types: Vec<ArgType> = session
+        .args
+        .iter()
+        .map(|a| {
+            a.parse::<ArgType>()
+                .map_err(|e| CliError::misuse(e.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
+    // Every entry must be readable and of the target's types before
+    // anything runs or is written.
+    for e in incoming.iter().chain(&existing) {
+        let values = e
+            .values
+            .as_ref()
+            .map_err(|err| CliError::misuse(err.to_string()))?;
+        codec::check_types(values, &types).map_err(|err| CliError::from(err.in_file(&e.path)))?;
+    }
+
+    let start = Instant::now();
+    let mut coverage: HashSet<u32> = HashSet::new();
+    let mut have: HashSet<String> = HashSet::new();
+    let mut skipped: Vec<String> = Vec::new();
+    let run_one =
+        |session: &mut Session, e: &Entry, skipped: &mut Vec<String>| -> Option<Vec<u32>> {
+            let entry = String::from_utf8(codec::encode(e.values.as_ref().ok()?)).ok()?;
+            match session.call(&Request::Run { id: 0, entry }, timeout) {
+                Ok(Response::Ran {
+                    outcome: Exec::Ok,
+                    features,
+                    ..
+                }) => Some(features),
+                Ok(Response::Ran {
+                    outcome: Exec::Rejected,
+                    ..
+                }) => None,
+                Ok(Response::Ran {
+                    outcome: Exec::Failed { message },
+                    ..
+                }) => {
+                    skipped.push(format!(
+                        "{}: fails: {}",
+                        e.path.display(),
+                        message.lines().next().unwrap_or("")
+                    ));
+                    None
+                }
+                Ok(_) => None,
+                Err(death) => {
+                    skipped.push(format!("{}: {}", e.path.display(), death.kind));
+                    None
+                }
+            }
+        };
+    for e in &existing {
+        have.insert(digest::sha256_hex(&e.bytes));
+        if let Some(features) = run_one(&mut session, e, &mut skipped) {
+            coverage.extend(features);
+        }
+    }
+    let baseline = coverage.len();
+    // Smallest first, so that of two entries reaching the same coverage,
+    // the smaller one is kept.
+    incoming.sort_by(|a, b| a.bytes.len().cmp(&b.bytes.len()).then(a.path.cmp(&b.path)));
+    fsutil::create_dir_all(dst)?;
+    let (mut added, mut considered) = (0, 0);
+    for e in &incoming {
+        if !have.insert(digest::sha256_hex(&e.bytes)) {
+            continue;
+        }
+        considered += 1;
+        let Some(features) = run_one(&mut session, e, &mut skipped) else {
+            continue;
+        };
+        let new = features.iter().filter(|f| !coverage.contains(f)).count();
+        if new == 0 {
+            continue;
+        }
+        coverage.extend(features);
+        let path = dst.join(digest::entry_name(&e.bytes));
+        if fsutil::write_new_atomic(&path, &e.bytes)? {
+            added += 1;
+            print_line(path.display())?;
+        }
+    }
+    session.stop();
+    for s in &skipped {
+        fuzz_cli::exit::warn(TOOL, &format!("skipped {s}"));
+    }
+    eprintln!(
+        "{TOOL}: merged {added} of {considered} new entries into {} by coverage ({baseline} -> {} features, {} skipped) in {:.1}s",
+        dst.display(),
+        coverage.len(),
+        skipped.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(Status::Success)
+}
