@@ -255,26 +255,6 @@ fn classify(status: Option<std::process::ExitStatus>, report: &str) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kinds() {
-        assert_eq!(
-            classify(
-                None,
-                "==1==ERROR: AddressSanitizer: heap-buffer-overflow on"
-            ),
-            "asan: heap-buffer-overflow"
-        );
-        assert_eq!(
-            classify(None, "deadly signal SIGSEGV (stack overflow)"),
-            "stack overflow"
-        );
-    }
-}
-
 /// One worker driven one request at a time, for tools that do not fuzz
 /// (fuzz-corpus merge): a request that kills or hangs the worker comes
 /// back as its `Death`, and the next request goes to a fresh worker.
@@ -436,5 +416,25 @@ impl Session {
         if let Some(w) = self.worker.take() {
             w.stop();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        assert_eq!(
+            classify(
+                None,
+                "==1==ERROR: AddressSanitizer: heap-buffer-overflow on"
+            ),
+            "asan: heap-buffer-overflow"
+        );
+        assert_eq!(
+            classify(None, "deadly signal SIGSEGV (stack overflow)"),
+            "stack overflow"
+        );
     }
 }
