@@ -1,46 +1,53 @@
 #!/usr/bin/env bash
-# The main job on the bundled example, as far as the tools go today: build
-# the tools, turn a raw (libFuzzer/AFL-style) corpus into Go seed files, look
-# at them, check them, tidy a hand-written multi-argument seed into Go's
-# canonical form, and show what fuzz-clean would remove. Fuzzing the example
-# targets arrives with the engine (fuzz-worker, fuzz-run).
+# The main job on the bundled examples: build the tools and the example
+# targets, fuzz a target until it finds its planted bug, replay the crasher
+# as go test would, see it pass on the fixed build, and shrink a bloated
+# crasher with fuzz-minimize. Everything happens in a temporary directory.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 
-echo "== building the tools" >&2
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "building the tools (release)"
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-bin="$root/target/release"
-export PATH="$bin:$PATH"
+export PATH="$root/target/release:$PATH"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+step "building the example targets into $work/lib"
+"$here/build.sh" "$work/lib" >/dev/null
 cd "$work"
+export FUZZCACHE="$work/cache"
 
-echo "== a raw corpus, as libFuzzer keeps one" >&2
-mkdir -p raw
-printf 'hello' > raw/a
-printf 'FUZ\x00\xff' > raw/b
-printf '{"key": [1, 2, 3]}' > raw/c
+step "the targets of librust_typed.so"
+fuzz-worker list lib/librust_typed.so
 
-echo "== fuzz-convert import: raw files become testdata/fuzz/FuzzParse/ seeds" >&2
-fuzz-convert import -target FuzzParse raw
-echo "== fuzz-corpus list" >&2
-fuzz-corpus list testdata/fuzz/FuzzParse
-echo "== fuzz-corpus check" >&2
-fuzz-corpus check -types '[]byte' testdata/fuzz/FuzzParse
+step "fuzzing FuzzRecord (a Rust target with a planted panic) until it fails"
+status=0
+fuzz-run -fuzz '^FuzzRecord$' -fuzztime 120s lib/librust_typed.so || status=$?
+if [ "$status" -ne 1 ]; then
+    echo "demo: expected fuzz-run to find the planted bug (exit 1), got exit $status" >&2
+    exit 1
+fi
+crasher="$(ls testdata/fuzz/FuzzRecord/* | head -1)"
 
-echo "== a hand-written seed for a (string, int64, rune) target, put in Go's canonical form" >&2
-mkdir -p testdata/fuzz/FuzzRecord
-printf 'go test fuzz v1\r\nstring(`raw`) // name\r\nint64(0x2a)\r\nint32(0x263a)\r\n' > testdata/fuzz/FuzzRecord/hand
-fuzz-corpus fmt -rename testdata/fuzz/FuzzRecord/hand
-cat testdata/fuzz/FuzzRecord/*
+step "the crasher, a go test fuzz v1 file"
+cat "$crasher"
 
-echo "== back to raw bytes" >&2
-fuzz-convert to-raw "$(ls testdata/fuzz/FuzzParse/* | head -1)" | od -c | head -3
+step "regression mode replays it and fails, as go test does"
+fuzz-run lib/librust_typed.so || true
 
-echo "== what fuzz-clean would remove from a cache" >&2
-mkdir -p cache/parse-0123456789abcdef/FuzzParse
-cp testdata/fuzz/FuzzParse/* cache/parse-0123456789abcdef/FuzzParse/
-fuzz-clean -n -fuzzcachedir cache
-echo "demo done: the corpus tools work; fuzz-run arrives with the engine" >&2
+step "the fixed build passes the same testdata"
+mkdir -p fixed && cp lib/librust_typed_fixed.so fixed/librust_typed.so
+fuzz-run fixed/librust_typed.so
+
+step "fuzzing the C parser (gcc trace-pc build) until it crashes"
+fuzz-run -fuzz c_parse_gcc -fuzztime 120s -parallel 2 lib/libc_parse_gcc.so || true
+
+step "fuzz-minimize shrinks a 4 KB crasher to the bytes that matter"
+{ printf 'TLVV\0'; head -c 4000 /dev/urandom; } > big
+fuzz-minimize -raw lib/libc_parse_gcc.so big -o small
+od -c small
+
+echo "demo done: planted bugs found, replayed, fixed and minimized" >&2

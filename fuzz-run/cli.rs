@@ -8,7 +8,7 @@ use std::path::PathBuf;
     name = "fuzz-run",
     version,
     about = "Replay a target library's seed corpus, or fuzz one of its targets (go test -fuzz for shared objects)",
-    long_about = "Without -fuzz, fuzz-run works like plain `go test`: every target of LIB replays its seed corpus, the files in <testdata>/fuzz/<Target>/ (every regular file whatever its name, in name order; subdirectories are ignored), and the results are reported on standard output in go test's format (see OUTPUT in fuzz-run(1)). -run REGEXP selects targets and -run Target/NAME single entries, as go test -run does: the pattern is split on '/', the first part matches target names and the second seed file names, both unanchored. -v prints a line per entry, -json one JSON object per entry and per target.\n\nEvery seed file must be a \"go test fuzz v1\" file holding the target's argument types ([]byte for a libFuzzer entry point; fuzz-convert import makes such files from raw ones). As in Go, one malformed file or one of the wrong types fails its whole target: every bad file is listed as file:line: reason and none of that target's entries runs. A target without a seed corpus passes. The entries of each target run in one fuzz-worker process under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and the others still run.\n\nExit status 0 when every entry passes, 1 when any fails, crashes or hangs or any seed file is bad, 2 on misuse: a library that cannot be loaded, an invalid regular expression, -run matching no target (or, with Target/NAME, no entry).\n\nWith -fuzz REGEXP, fuzz-run fuzzes instead: see -fuzz. The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, -keepfuzzing, -fuzzcachedir, -max_len, -seed) are ignored without it."
+    long_about = "Without -fuzz, fuzz-run works like plain `go test`: every target of LIB replays its seed corpus, the files in <testdata>/fuzz/<Target>/ (every regular file whatever its name, in name order; subdirectories are ignored), and the results are reported on standard output in go test's format (see OUTPUT in fuzz-run(1)). -run REGEXP selects targets and -run Target/NAME single entries, as go test -run does: the pattern is split on '/', the first part matches target names and the second seed file names, both unanchored. -v prints a line per entry, -json one JSON object per entry and per target.\n\nEvery seed file must be a \"go test fuzz v1\" file holding the target's argument types ([]byte for a libFuzzer entry point; fuzz-convert import makes such files from raw ones). As in Go, one malformed file or one of the wrong types fails its whole target: every bad file is listed as file:line: reason and none of that target's entries runs. A target without a seed corpus passes. The entries of each target run in one fuzz-worker process under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and the others still run.\n\nExit status 0 when every entry passes, 1 when any fails, crashes or hangs or any seed file is bad, 2 on misuse: a library that cannot be loaded, an invalid regular expression, -run matching no target (or, with Target/NAME, no entry).\n\nWith -fuzz REGEXP, fuzz-run fuzzes the one target the expression matches (none or several: exit 2 naming them). It loads the seed corpus and the generated corpus (the cache; see FILES), starts -parallel fuzz-worker processes, runs every entry once for baseline coverage (an empty corpus starts from the zero values), then hands entries out round-robin for the workers to mutate with Go's mutator. An input that reaches new coverage is minimized (for at most 1 s) and written to the cache; a failure is minimized within -fuzzminimizetime, written to testdata/fuzz/<Target>/ and reported like go test's (see FUZZING OUTPUT), exit 1. A worker that crashes, hangs past -timeout or passes -rss_limit_mb is a finding too: the exact input is read from the memory it shares with fuzz-run, a crash is minimized keeping its crash site (each candidate in a forked child), and the worker is replaced. With -keepfuzzing, one crasher per crash site is kept and fuzzing goes on. Progress goes to standard error every 3 seconds in Go's words. Ctrl-C stops the workers and exits 0, or 1 when a crasher was saved (a failure being minimized is saved as it stands).\n\nThe flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, -keepfuzzing, -fuzzcachedir, -max_len, -seed) are ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
@@ -107,6 +107,35 @@ Malformed seed files :: A target whose seed corpus holds a file that is not a va
 Last line :: When everything passed, ok, two spaces, a tab, LIB as given, a tab and the total time (preceded by a PASS line under -v); else a line FAIL, then FAIL, a tab, LIB, a tab and the time.
 
 -json :: Replaces all of the above with one JSON object per line. Per entry, once its target has run: event \"entry\", target, entry (the file name), file (its path), outcome (\"pass\", \"skip\" or \"fail\"), result (fuzz-worker's outcome: ok, rejected, failed, crashed, stack-overflow, timeout, oom, exit, or lost when the worker ended without reporting the entry), the worker's kind, message, report, exit_code, timeout_ms and rss_mb where they apply, and rerun (the re-run command) for a failure. Per target, after its entries: event \"target\", target, outcome (\"pass\" or \"fail\"), elapsed (seconds), entries, passed, skipped, failed, and malformed (the file:line: reason lines of its bad seed files; when there are any, no entry ran). Last: event \"end\", lib, outcome (\"ok\" or \"fail\"), elapsed, targets, failed (the number of failed targets).",
+        ),
+        (
+            "FUZZING OUTPUT",
+            "Standard error, as go test -fuzz prints it:
+
+    warning: starting with empty corpus
+    fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed
+    fuzz: elapsed: 0s, gathering baseline coverage: 3/3 completed, now fuzzing with 2 workers
+    fuzz: elapsed: 3s, execs: 120934 (40311/sec), new interesting: 12 (total: 15)
+    fuzz: minimizing 57-byte failing input file
+
+A failure, on standard output:
+
+    --- FAIL: FuzzRecord (0.22s)
+        record \"ab\" with count 3 has a bang payload (1 bytes)
+        thread '<unnamed>' panicked at src/lib.rs:26:29:
+        Failing input written to testdata/fuzz/FuzzRecord/e753fdb25b331bdc
+        To re-run:
+        fuzz-run -run FuzzRecord/e753fdb25b331bdc ./librecord.so
+    FAIL
+    FAIL    ./librecord.so  0.223s
+
+A worker's death reads \"fuzzing process crashed: SIGSEGV\" (or asan: heap-buffer-overflow, stack overflow, SIGABRT (Rust panic)), \"fuzzing process hung: an input ran longer than 10s (-timeout)\", \"fuzzing process ran out of memory (…)\" or \"fuzzing process exited unexpectedly: exit status 3\", followed by the target's report with a symbolized backtrace. A seed that fails during baseline is reported with \"failure while testing seed corpus entry: Target/NAME\" and is not written again. A run that ends without failure prints PASS and ok, a tab, LIB and the time.
+
+-json :: Replaces the standard output above with one JSON object per line, each with event and elapsed (seconds): start; baseline (entries, coverage: the number of coverage features the corpus reaches, workers); progress, every 3 s (execs, execs_per_sec, new_interesting, total, coverage); new_input (path, size, new_features, coverage); failure (kind, message, report, path: the crasher written or null for a failing seed, site: the crash site, seed_entry); end (execs, new_interesting, coverage, failures, interrupted). Progress lines still go to standard error.
+
+Crash site :: The failure's kind and the top three frames inside the target library, as module + offset (for a typed target's failure: where a Rust panic happened). -keepfuzzing keeps one crasher per site; minimization keeps the site, so a shrink never turns one bug into another.
+
+Reproducible runs :: With -seed N and -parallel 1 on a deterministic target, a run with -fuzztime Nx makes the same inputs, the same corpus and the same counts every time: work is handed out in slices of executions, not of time.",
         ),
         ("EXIT STATUS", crate::man::EXIT_STATUS),
         (
