@@ -10,6 +10,7 @@
 pub mod argv;
 pub mod exit;
 pub mod find_worker;
+pub mod interrupt;
 pub mod io;
 pub mod man;
 

@@ -12,32 +12,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub fn run(dst: &Path, srcs: &[PathBuf]) -> Result<Status, CliError> {
-    if dst.exists() && !dst.is_dir() {
-        return Err(CliError::misuse(format!(
-            "{}: not a directory (merge destination)",
-            dst.display()
-        )));
-    }
     // Read and check every source entry before writing anything.
-    let mut incoming = Vec::new();
-    for src in srcs {
-        if !src.is_dir() {
-            return Err(CliError::misuse(format!(
-                "{}: {}",
-                src.display(),
-                if src.exists() {
-                    "not a directory"
-                } else {
-                    "no such directory"
-                }
-            )));
-        }
-        for path in files_in(src)? {
-            let entry = Entry::read(&path)?;
-            if let Err(e) = &entry.values {
-                return Err(CliError::misuse(format!("{e} (nothing merged)")));
-            }
-            incoming.push(entry);
+    let incoming = read_sources(dst, srcs)?;
+    for entry in &incoming {
+        if let Err(e) = &entry.values {
+            return Err(CliError::misuse(format!("{e} (nothing merged)")));
         }
     }
     let mut have: HashSet<String> = HashSet::new();
@@ -68,4 +47,31 @@ pub fn run(dst: &Path, srcs: &[PathBuf]) -> Result<Status, CliError> {
         dst.display()
     );
     Ok(Status::Success)
+}
+
+/// The entries of every SRC directory, after checking that DST can be a
+/// merge destination and that every SRC is a directory: nothing is
+/// written before these checks pass.
+pub fn read_sources(dst: &Path, srcs: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
+    if dst.exists() && !dst.is_dir() {
+        return Err(CliError::misuse(format!(
+            "{}: not a directory (merge destination)",
+            dst.display()
+        )));
+    }
+    let mut incoming = Vec::new();
+    for src in srcs {
+        if !src.is_dir() {
+            let why = if src.exists() {
+                "not a directory"
+            } else {
+                "no such directory"
+            };
+            return Err(CliError::misuse(format!("{}: {why}", src.display())));
+        }
+        for path in files_in(src)? {
+            incoming.push(Entry::read(&path)?);
+        }
+    }
+    Ok(incoming)
 }

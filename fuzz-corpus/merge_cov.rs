@@ -23,29 +23,7 @@ pub fn run(
     dst: &Path,
     srcs: &[PathBuf],
 ) -> Result<Status, CliError> {
-    if dst.exists() && !dst.is_dir() {
-        return Err(CliError::misuse(format!(
-            "{}: not a directory (merge destination)",
-            dst.display()
-        )));
-    }
-    let mut incoming = Vec::new();
-    for src in srcs {
-        if !src.is_dir() {
-            return Err(CliError::misuse(format!(
-                "{}: {}",
-                src.display(),
-                if src.exists() {
-                    "not a directory"
-                } else {
-                    "no such directory"
-                }
-            )));
-        }
-        for path in files_in(src)? {
-            incoming.push(Entry::read(&path)?);
-        }
-    }
+    let mut incoming = crate::merge::read_sources(dst, srcs)?;
     let existing = if dst.is_dir() {
         files_in(dst)?
             .iter()

@@ -11,17 +11,10 @@ use fuzz_core::duration::Limit;
 use fuzz_core::protocol::{Checked, Exec, Keep, Request, Response};
 use fuzz_core::worker::{Event, Spawn, Worker};
 use fuzz_core::{codec, ArgType, Value};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 const TOOL: &str = "fuzz-minimize";
-
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_interrupt(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
 
 fn main() -> std::process::ExitCode {
     fuzz_cli::exit::run::<Cli, _>(TOOL, run)
@@ -30,7 +23,7 @@ fn main() -> std::process::ExitCode {
 /// The worker's answer to the one request in flight.
 fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliError> {
     loop {
-        if INTERRUPTED.load(Ordering::SeqCst) {
+        if fuzz_cli::interrupt::interrupted() {
             return Err(CliError::misuse("interrupted"));
         }
         match rx.recv_timeout(Duration::from_millis(100)) {
@@ -106,17 +99,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     };
     let _ = kind;
     let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
-    // SAFETY: a handler that only stores to an atomic.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
-        libc::signal(
-            libc::SIGTERM,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
-    }
+    fuzz_cli::interrupt::install();
     let timeout_ms = cli.timeout.as_millis() as u64;
 
     // How the input runs as given (in a forked child, so a crash is safe),
@@ -197,7 +180,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     let mut best = entry.clone();
     let mut last_note = Instant::now();
     let (best, execs, interrupted) = loop {
-        if INTERRUPTED.load(Ordering::SeqCst) {
+        if fuzz_cli::interrupt::interrupted() {
             break (best, None, true);
         }
         match rx.recv_timeout(Duration::from_millis(100)) {

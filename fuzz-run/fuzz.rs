@@ -23,16 +23,9 @@ use fuzz_core::{codec, corpus, digest, fsutil, value, ArgType, Value};
 use serde_json::json;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// Set by SIGINT/SIGTERM: stop cleanly.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_interrupt(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
 
 /// Budget for minimizing an input that brought new coverage: Go spends up
 /// to -fuzzminimizetime on each; we cap it, so that a busy corpus does not
@@ -154,17 +147,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         touch(&cache_dir.join(&e.name));
     }
 
-    // SAFETY: installing a handler that only stores to an atomic.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
-        libc::signal(
-            libc::SIGTERM,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
-    }
+    fuzz_cli::interrupt::install();
 
     let (tx, rx) = channel();
     let spawn_dir = tempfile::Builder::new()
@@ -405,7 +388,7 @@ impl Coordinator<'_> {
         let mut last_progress = Instant::now();
         let mut last_watch = Instant::now();
         loop {
-            if INTERRUPTED.load(Ordering::SeqCst) {
+            if fuzz_cli::interrupt::interrupted() {
                 return self.finish(true);
             }
             if !fuzzing && baseline_done == baseline_total {
