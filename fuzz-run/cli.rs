@@ -59,6 +59,10 @@ pub struct Cli {
     #[arg(long = "max_len", value_name = "N", default_value_t = 4096)]
     pub max_len: usize,
 
+    /// Use the operands of the comparisons the target makes to guide mutation (1, the default) or not (0).
+    #[arg(long = "use_cmp", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    pub use_cmp: bool,
+
     /// Seed of the random generator, for a reproducible run.
     #[arg(long = "seed", value_name = "N")]
     pub seed: Option<u64>,
@@ -70,6 +74,14 @@ pub struct Cli {
     /// Print events as JSON lines on stdout.
     #[arg(long = "json")]
     pub json: bool,
+}
+
+fn parse_flag01(s: &str) -> Result<bool, String> {
+    match s {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(format!("{s:?}: want 0 or 1")),
+    }
 }
 
 pub const MAN: crate::man::Extra = crate::man::Extra {

@@ -506,6 +506,7 @@ impl Coordinator<'_> {
                 millis,
                 max_len: self.cli.max_len,
                 add_coverage,
+                use_cmp: self.cli.use_cmp,
             },
         );
     }

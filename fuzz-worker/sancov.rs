@@ -340,6 +340,27 @@ pub fn mem_comparisons() -> Vec<MemCmp> {
         .collect()
 }
 
+/// The recorded comparisons as mutation hints.
+pub fn hints() -> fuzz_core::hints::Hints {
+    fuzz_core::hints::Hints {
+        ints: int_comparisons()
+            .into_iter()
+            .map(|c| fuzz_core::hints::IntHint {
+                a: c.a,
+                b: c.b,
+                size: c.size,
+            })
+            .collect(),
+        bytes: mem_comparisons()
+            .into_iter()
+            .map(|c| fuzz_core::hints::BytesHint {
+                a: c.a[..c.a_len as usize].to_vec(),
+                b: c.b[..c.b_len as usize].to_vec(),
+            })
+            .collect(),
+    }
+}
+
 /// Forgets every recorded comparison.
 pub fn clear_comparisons() {
     // SAFETY: as above.

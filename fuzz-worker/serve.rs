@@ -227,6 +227,7 @@ pub fn serve(
                 millis,
                 max_len,
                 add_coverage,
+                use_cmp,
             } => {
                 for f in add_coverage {
                     known.insert(f);
@@ -235,9 +236,14 @@ pub fn serve(
                     Err(message) => Response::Error { id, message },
                     Ok(parent) => {
                         let deadline = millis.map(|m| Instant::now() + Duration::from_millis(m));
-                        let (execs, found) = fuzz(
-                            &mut exec, &mut known, &parent, seed, max_len, max_execs, deadline,
-                        );
+                        let slice = Slice {
+                            seed,
+                            max_len,
+                            max_execs,
+                            deadline,
+                            use_cmp,
+                        };
+                        let (execs, found) = fuzz(&mut exec, &mut known, &parent, &slice);
                         Response::Fuzzed { id, execs, found }
                     }
                 }
@@ -293,31 +299,55 @@ fn decode(entry: &str) -> Result<Vec<Value>, String> {
     codec::decode(entry.as_bytes()).map_err(|e| format!("bad entry from the coordinator: {e}"))
 }
 
-/// One fuzzing slice: mutate from `parent` (restoring it every CHAIN
-/// mutations, as Go does) until something is found or the budget ends.
-fn fuzz(
-    exec: &mut Executor,
-    known: &mut Known,
-    parent: &[Value],
+/// The limits and switches of one fuzzing slice.
+struct Slice {
     seed: u64,
     max_len: usize,
     max_execs: Option<u64>,
     deadline: Option<Instant>,
+    use_cmp: bool,
+}
+
+/// How often (one mutation in this many) a comparison hint is used
+/// instead of Go's mutators, and how often (in executions) the hints are
+/// read again from the comparison tables.
+const HINT_ONE_IN: usize = 4;
+const HINT_REFRESH: u64 = 256;
+
+/// One fuzzing slice: mutate from `parent` (restoring it every CHAIN
+/// mutations, as Go does) until something is found or the budget ends.
+/// With `use_cmp`, a share of the mutations write operands the target was
+/// seen comparing (`fuzz_core::hints`).
+fn fuzz(
+    exec: &mut Executor,
+    known: &mut Known,
+    parent: &[Value],
+    slice: &Slice,
 ) -> (u64, Option<Found>) {
-    let mut mutator = Mutator::new(seed, max_len);
+    let mut mutator = Mutator::new(slice.seed, slice.max_len);
     let mut values = parent.to_vec();
+    let mut hints = fuzz_core::hints::Hints::default();
     let mut execs: u64 = 0;
     loop {
-        if max_execs.is_some_and(|m| execs >= m) {
+        if slice.max_execs.is_some_and(|m| execs >= m) {
             return (execs, None);
         }
-        if execs % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+        if execs % 64 == 0 && slice.deadline.is_some_and(|d| Instant::now() >= d) {
             return (execs, None);
+        }
+        if slice.use_cmp && execs % HINT_REFRESH == 0 {
+            hints = sancov::hints();
         }
         if execs % CHAIN as u64 == 0 {
             values.clone_from_slice(parent);
         }
-        mutator.mutate(&mut values);
+        let hinted = slice.use_cmp
+            && !hints.is_empty()
+            && mutator.rng_mut().intn(HINT_ONE_IN) == 0
+            && fuzz_core::hints::mutate(&mut values, &hints, mutator.rng_mut(), slice.max_len);
+        if !hinted {
+            mutator.mutate(&mut values);
+        }
         let ret = exec.exec(&values);
         execs += 1;
         match exec.classify_ret(ret) {

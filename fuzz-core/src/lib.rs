@@ -13,6 +13,7 @@ pub mod digest;
 pub mod duration;
 pub mod error;
 pub mod fsutil;
+pub mod hints;
 mod gofloat;
 mod golex;
 mod goquote;

@@ -32,6 +32,8 @@ pub enum Request {
         millis: Option<u64>,
         max_len: usize,
         add_coverage: Vec<u32>,
+        /// Use comparison operands the target recorded (input-to-state).
+        use_cmp: bool,
     },
     /// Shrink `entry` while it keeps `keep`. Failure candidates run in
     /// forked children, so a crash costs a fork, not the worker;
@@ -189,6 +191,7 @@ mod tests {
             millis: Some(100),
             max_len: 4096,
             add_coverage: vec![8, 17],
+            use_cmp: true,
         };
         let line = to_line(&r);
         assert!(line.ends_with('\n') && !line[..line.len() - 1].contains('\n'));

@@ -1,0 +1,292 @@
+//! Comparison feedback: mutations guided by what the target compared its
+//! input against (input-to-state, as AFL++'s RedQueen and libFuzzer's
+//! trace-cmp dictionary do). Go's engine has none of this.
+//!
+//! The worker records comparison operands (`trace-cmp*` callbacks and the
+//! interposed `memcmp`/`strcmp` family) and hands them here as hints. One
+//! hint mutation looks for one operand in the input (as bytes, both byte
+//! orders for integers, or as the value of a number argument) and writes
+//! the other operand there, or one off by one; when the operand is not
+//! found, it writes the other operand somewhere, as a dictionary word.
+
+use crate::rng::Rng;
+use crate::value::Value;
+
+/// An integer comparison: operands and width in bytes (1, 2, 4 or 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntHint {
+    pub a: u64,
+    pub b: u64,
+    pub size: u8,
+}
+
+/// A comparison of byte strings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BytesHint {
+    pub a: Vec<u8>,
+    pub b: Vec<u8>,
+}
+
+/// The comparisons a target made recently.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hints {
+    pub ints: Vec<IntHint>,
+    pub bytes: Vec<BytesHint>,
+}
+
+impl Hints {
+    pub fn is_empty(&self) -> bool {
+        self.ints.is_empty() && self.bytes.is_empty()
+    }
+}
+
+fn width_mask(size: u8) -> u64 {
+    if size >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (size as u32 * 8)) - 1
+    }
+}
+
+/// Replaces the first occurrence of `from` (searching from a random start)
+/// with `to` in `data`, growing or shrinking it; false when absent or when
+/// the result would pass `max_len`.
+fn replace_in(data: &mut Vec<u8>, from: &[u8], to: &[u8], rng: &mut Rng, max_len: usize) -> bool {
+    if from.is_empty() || from.len() > data.len() {
+        return false;
+    }
+    let n = data.len() - from.len() + 1;
+    let start = rng.intn(n);
+    let found = (0..n)
+        .map(|k| (start + k) % n)
+        .find(|&i| &data[i..i + from.len()] == from);
+    let Some(i) = found else { return false };
+    if data.len() - from.len() + to.len() > max_len {
+        return false;
+    }
+    data.splice(i..i + from.len(), to.iter().copied());
+    true
+}
+
+/// Writes `word` into `data` at a random place, overwriting or inserting.
+fn place(data: &mut Vec<u8>, word: &[u8], rng: &mut Rng, max_len: usize) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    if data.len() >= word.len() && rng.bool() {
+        let at = rng.intn(data.len() - word.len() + 1);
+        data[at..at + word.len()].copy_from_slice(word);
+        return true;
+    }
+    if data.len() + word.len() > max_len {
+        return false;
+    }
+    let at = rng.intn(data.len() + 1);
+    data.splice(at..at, word.iter().copied());
+    true
+}
+
+fn int_bytes(v: u64, size: u8, big: bool) -> Vec<u8> {
+    let n = size.clamp(1, 8) as usize;
+    if big {
+        v.to_be_bytes()[8 - n..].to_vec()
+    } else {
+        v.to_le_bytes()[..n].to_vec()
+    }
+}
+
+/// One step away from `v`, or `v` itself: the other side of a `<` often
+/// needs it.
+fn nudge(v: u64, rng: &mut Rng, mask: u64) -> u64 {
+    match rng.intn(4) {
+        0 => v.wrapping_add(1) & mask,
+        1 => v.wrapping_sub(1) & mask,
+        _ => v,
+    }
+}
+
+fn mutate_bytes(data: &mut Vec<u8>, hints: &Hints, rng: &mut Rng, max_len: usize) -> bool {
+    let total = hints.ints.len() + hints.bytes.len();
+    let pick = rng.intn(total);
+    if pick < hints.bytes.len() {
+        let h = &hints.bytes[pick];
+        let (from, to) = if rng.bool() { (&h.a, &h.b) } else { (&h.b, &h.a) };
+        replace_in(data, from, to, rng, max_len) || place(data, to, rng, max_len)
+    } else {
+        let h = hints.ints[pick - hints.bytes.len()];
+        let mask = width_mask(h.size);
+        let (from, to) = if rng.bool() { (h.a, h.b) } else { (h.b, h.a) };
+        let to = nudge(to, rng, mask);
+        let big = rng.bool();
+        let from_b = int_bytes(from, h.size, big);
+        let to_b = int_bytes(to, h.size, big);
+        // A one-byte operand found by chance says little: only write it.
+        if h.size > 1 && replace_in(data, &from_b, &to_b, rng, max_len) {
+            return true;
+        }
+        place(data, &to_b, rng, max_len)
+    }
+}
+
+/// Sets a number to a hinted value: the other operand where the number
+/// equals one of them, else one of the operands.
+fn mutate_number(v: &mut Value, hints: &Hints, rng: &mut Rng) -> bool {
+    if hints.ints.is_empty() {
+        return false;
+    }
+    let h = hints.ints[rng.intn(hints.ints.len())];
+    let mask = width_mask(h.size);
+    let current: Option<u64> = match *v {
+        Value::Int(x) | Value::Int64(x) => Some(x as u64),
+        Value::Int8(x) => Some(x as u8 as u64),
+        Value::Int16(x) => Some(x as u16 as u64),
+        Value::Int32(x) => Some(x as u32 as u64),
+        Value::Uint(x) | Value::Uint64(x) => Some(x),
+        Value::Uint8(x) => Some(x as u64),
+        Value::Uint16(x) => Some(x as u64),
+        Value::Uint32(x) => Some(x as u64),
+        Value::Float32(x) => Some(x.to_bits() as u64),
+        Value::Float64(x) => Some(x.to_bits()),
+        _ => None,
+    };
+    let Some(cur) = current else { return false };
+    // The other operand where the number equals one of them; else either.
+    let target = if cur & mask == h.a & mask || (cur & mask != h.b & mask && rng.bool()) {
+        h.b
+    } else {
+        h.a
+    };
+    let t = nudge(target, rng, mask);
+    *v = match *v {
+        Value::Int(_) => Value::Int(sign_extend(t, h.size)),
+        Value::Int64(_) => Value::Int64(sign_extend(t, h.size)),
+        Value::Int8(_) => Value::Int8(t as i8),
+        Value::Int16(_) => Value::Int16(t as i16),
+        Value::Int32(_) => Value::Int32(t as i32),
+        Value::Uint(_) => Value::Uint(t),
+        Value::Uint64(_) => Value::Uint64(t),
+        Value::Uint8(_) => Value::Uint8(t as u8),
+        Value::Uint16(_) => Value::Uint16(t as u16),
+        Value::Uint32(_) => Value::Uint32(t as u32),
+        Value::Float32(_) => Value::Float32(f32::from_bits(t as u32)),
+        Value::Float64(_) => Value::Float64(f64::from_bits(t)),
+        ref other => other.clone(),
+    };
+    true
+}
+
+/// A compared value of `size` bytes, widened as the target's comparison
+/// of a signed narrower integer would see it.
+fn sign_extend(v: u64, size: u8) -> i64 {
+    match size {
+        1 => v as u8 as i8 as i64,
+        2 => v as u16 as i16 as i64,
+        4 => v as u32 as i32 as i64,
+        _ => v as i64,
+    }
+}
+
+/// Applies one hint mutation to one argument; false when no hint applies
+/// (the caller then mutates as Go does).
+pub fn mutate(values: &mut [Value], hints: &Hints, rng: &mut Rng, max_len: usize) -> bool {
+    if values.is_empty() || hints.is_empty() {
+        return false;
+    }
+    let i = rng.intn(values.len());
+    match &mut values[i] {
+        Value::Bytes(b) | Value::String(b) => mutate_bytes(b, hints, rng, max_len),
+        Value::Bool(_) | Value::Custom { .. } => false,
+        v => mutate_number(v, hints, rng),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_until(values: &mut Vec<Value>, hints: &Hints, done: impl Fn(&[Value]) -> bool) -> usize {
+        let mut rng = Rng::new(1);
+        let start = values.clone();
+        for i in 1..=2000 {
+            *values = start.clone();
+            mutate(values, hints, &mut rng, 4096);
+            if done(values) {
+                return i;
+            }
+        }
+        panic!("never reached: {values:?}");
+    }
+
+    #[test]
+    fn memcmp_operand_replaces_what_was_compared() {
+        let hints = Hints {
+            ints: vec![],
+            bytes: vec![BytesHint {
+                a: b"ABCDEFGHIJ".to_vec(),
+                b: b"MAGIC_1234".to_vec(),
+            }],
+        };
+        let mut v = vec![Value::Bytes(b"ABCDEFGHIJtail".to_vec())];
+        let tries = run_until(&mut v, &hints, |v| v[0] == Value::Bytes(b"MAGIC_1234tail".to_vec()));
+        assert!(tries < 20, "{tries}");
+    }
+
+    #[test]
+    fn integers_are_found_in_either_byte_order() {
+        let hints = Hints {
+            ints: vec![IntHint {
+                a: 0x0102_0304,
+                b: 0xdead_beef,
+                size: 4,
+            }],
+            bytes: vec![],
+        };
+        let mut v = vec![Value::Bytes(vec![9, 1, 2, 3, 4, 9])];
+        run_until(&mut v, &hints, |v| {
+            v[0] == Value::Bytes(vec![9, 0xde, 0xad, 0xbe, 0xef, 9])
+        });
+        let mut v = vec![Value::Bytes(vec![9, 4, 3, 2, 1, 9])];
+        run_until(&mut v, &hints, |v| {
+            v[0] == Value::Bytes(vec![9, 0xef, 0xbe, 0xad, 0xde, 9])
+        });
+    }
+
+    #[test]
+    fn numbers_take_the_other_operand() {
+        let hints = Hints {
+            ints: vec![IntHint { a: 7, b: 42, size: 8 }],
+            bytes: vec![],
+        };
+        let mut v = vec![Value::Int64(7)];
+        run_until(&mut v, &hints, |v| v[0] == Value::Int64(42));
+        let neg = Hints {
+            ints: vec![IntHint {
+                a: 0,
+                b: (-5i32) as u32 as u64,
+                size: 4,
+            }],
+            bytes: vec![],
+        };
+        let mut v = vec![Value::Int64(0)];
+        run_until(&mut v, &neg, |v| v[0] == Value::Int64(-5));
+    }
+
+    #[test]
+    fn respects_max_len_and_empty_hints() {
+        let hints = Hints {
+            ints: vec![],
+            bytes: vec![BytesHint {
+                a: b"zz".to_vec(),
+                b: vec![b'x'; 64],
+            }],
+        };
+        let mut rng = Rng::new(3);
+        for _ in 0..500 {
+            let mut v = vec![Value::Bytes(vec![1; 10])];
+            mutate(&mut v, &hints, &mut rng, 32);
+            assert!(v[0].as_bytes().unwrap().len() <= 32);
+        }
+        let mut v = vec![Value::Bytes(vec![])];
+        assert!(!mutate(&mut v, &Hints::default(), &mut rng, 32));
+    }
+}
