@@ -35,7 +35,9 @@ impl From<Status> for ExitCode {
 pub struct CliError {
     pub status: Status,
     pub message: String,
-    broken_pipe: bool,
+    /// End with exit 0 and say nothing: a closed stdout pipe, or a Ctrl-C
+    /// before anything was done.
+    quiet: bool,
 }
 
 impl CliError {
@@ -44,7 +46,17 @@ impl CliError {
         CliError {
             status: Status::Misuse,
             message: message.into(),
-            broken_pipe: false,
+            quiet: false,
+        }
+    }
+
+    /// Stopped by Ctrl-C before anything was done: exit 0, quietly, as
+    /// DESIGN.md's table says of a Ctrl-C that saved nothing.
+    pub fn interrupted() -> CliError {
+        CliError {
+            status: Status::Success,
+            message: String::new(),
+            quiet: true,
         }
     }
 
@@ -62,7 +74,7 @@ impl CliError {
         CliError {
             status: Status::Finding,
             message: message.into(),
-            broken_pipe: false,
+            quiet: false,
         }
     }
 }
@@ -75,11 +87,11 @@ impl fmt::Display for CliError {
 
 impl From<fuzz_core::Error> for CliError {
     fn from(e: fuzz_core::Error) -> CliError {
-        let broken_pipe = e.is_broken_pipe();
+        let quiet = e.is_broken_pipe();
         CliError {
             status: Status::Misuse,
             message: e.to_string(),
-            broken_pipe,
+            quiet,
         }
     }
 }
@@ -88,7 +100,7 @@ impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> CliError {
         CliError {
             status: Status::Misuse,
-            broken_pipe: e.kind() == std::io::ErrorKind::BrokenPipe,
+            quiet: e.kind() == std::io::ErrorKind::BrokenPipe,
             message: fuzz_core::error::describe(&e),
         }
     }
@@ -209,7 +221,7 @@ where
 pub fn finish(tool: &str, result: Result<Status, CliError>) -> ExitCode {
     match result {
         Ok(status) => status.into(),
-        Err(e) if e.broken_pipe => Status::Success.into(),
+        Err(e) if e.quiet => Status::Success.into(),
         Err(e) => {
             print_error(tool, &e.message);
             e.status.into()

@@ -8,7 +8,7 @@ use fuzz_cli::io::{display, read_operand, write_output};
 use fuzz_cli::minimize::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::Limit;
-use fuzz_core::protocol::{Checked, Exec, Keep, Request, Response};
+use fuzz_core::protocol::{Checked, Keep, Request, Response};
 use fuzz_core::worker::{Event, Spawn, Worker};
 use fuzz_core::{codec, ArgType, Value};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -24,7 +24,7 @@ fn main() -> std::process::ExitCode {
 fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliError> {
     loop {
         if fuzz_cli::interrupt::interrupted() {
-            return Err(CliError::misuse("interrupted"));
+            return Err(CliError::interrupted());
         }
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(Event::Answer(_, Response::Error { message, .. })) => {
@@ -120,29 +120,19 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             eprintln!("{TOOL}: {name}: the input fails ({site}); minimize it without -coverage");
             return Ok(Status::Finding);
         }
-        (true, None) => {
-            worker
-                .send(&Request::Run {
-                    id: 2,
-                    entry: entry.clone(),
-                })
-                .map_err(CliError::misuse)?;
-            match answer(&rx, &mut worker)? {
-                Response::Ran {
-                    outcome: Exec::Ok,
-                    features,
-                    ..
-                } if !features.is_empty() => Keep::Coverage {
-                    features,
-                    isolate: true,
-                },
-                Response::Ran { .. } => {
-                    eprintln!("{TOOL}: {name}: the input reaches no coverage: nothing to keep");
-                    return Ok(Status::Finding);
-                }
-                other => return Err(CliError::misuse(format!("unexpected answer {other:?}"))),
+        (true, None) => match checked {
+            // The features come from the forked check, as every candidate
+            // runs forked too: a target that initialises itself on its
+            // first run does so in each child alike.
+            Checked::Ok { features } if !features.is_empty() => Keep::Coverage {
+                features,
+                isolate: true,
+            },
+            _ => {
+                eprintln!("{TOOL}: {name}: the input reaches no coverage: nothing to keep");
+                return Ok(Status::Finding);
             }
-        }
+        },
         (false, None) => {
             eprintln!(
                 "{TOOL}: {name}: the input does not fail {target} ({}): nothing to minimize",

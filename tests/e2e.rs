@@ -25,6 +25,9 @@ mod go_oracle;
 /// The man pages in man/ are what the clap definitions render.
 #[path = "e2e/man_pages.rs"]
 mod man_pages;
+/// fuzz-minimize and coverage-aware fuzz-corpus merge.
+#[path = "e2e/minimize.rs"]
+mod minimize;
 /// fuzz-run fuzzing the example targets.
 #[path = "e2e/run_fuzz.rs"]
 mod run_fuzz;
