@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# What comparison feedback buys: time to the planted bug behind a 10-byte
-# memcmp (examples/cmp/cmp.c), for fuzz-run with comparison feedback
-# (-use_cmp=1, the default), without it (-use_cmp=0, Go's engine), and for
-# libFuzzer 19 on the same source. Each run is capped; "-" means not found.
+# What comparison feedback and dictionaries buy: time to the planted bug
+# behind a 10-byte memcmp (examples/cmp/cmp.c), for fuzz-run with
+# comparison feedback (-use_cmp=1, the default), without it (-use_cmp=0,
+# Go's engine), and for libFuzzer 19 on the same source; and behind a Rust
+# slice equality LLVM expands inline (examples/cmp/rust), with and without
+# -dict. Each run is capped; "-" means not found.
 #
 #   bench/cmp-feedback.sh [SECONDS] [RUNS]    # defaults: 60 s, 3 runs
 set -euo pipefail
@@ -19,12 +21,14 @@ export PATH="$root/target/release:$PATH"
 clang-19 -g -O1 -fno-builtin-memcmp -fsanitize=fuzzer "$root/examples/cmp/cmp.c" -o "$out/cmp_libfuzzer"
 
 # Seconds until fuzz-run exits 1 (found), or "-" after the cap.
+# ours LIB PATTERN [FLAGS...]
 ours() {
-    local dir="$out/run-$RANDOM" start end status=0
+    local dir="$out/run-$RANDOM" start end status=0 lib="$1" pattern="$2"
+    shift 2
     mkdir -p "$dir"
     start=$(date +%s.%N)
-    (cd "$dir" && fuzz-run -fuzz cmp_c_clang -parallel 1 -fuzztime "${cap}s" \
-        -fuzzminimizetime 0 -fuzzcachedir cache "$@" "$out/lib/libcmp_c_clang.so" >/dev/null 2>&1) || status=$?
+    (cd "$dir" && fuzz-run -fuzz "$pattern" -parallel 1 -fuzztime "${cap}s" \
+        -fuzzminimizetime 0 -fuzzcachedir cache "$@" "$out/lib/$lib" >/dev/null 2>&1) || status=$?
     end=$(date +%s.%N)
     if [ "$status" -eq 1 ]; then printf '%.2f' "$(echo "$end - $start" | bc)"; else printf -- '-'; fi
 }
@@ -37,8 +41,22 @@ theirs() {
     if ls "$dir"/crash-* >/dev/null 2>&1; then printf '%.2f' "$(echo "$end - $start" | bc)"; else printf -- '-'; fi
 }
 
-printf '%-34s' "engine"; for ((i = 1; i <= runs; i++)); do printf '%10s' "run $i"; done; echo
-printf '%-34s' "fuzz-run, comparison feedback"; for ((i = 1; i <= runs; i++)); do printf '%10s' "$(ours -use_cmp 1)"; done; echo
-printf '%-34s' "fuzz-run -use_cmp=0 (Go's engine)"; for ((i = 1; i <= runs; i++)); do printf '%10s' "$(ours -use_cmp 0)"; done; echo
-printf '%-34s' "libFuzzer 19"; for ((i = 1; i <= runs; i++)); do printf '%10s' "$(theirs)"; done; echo
-echo "seconds to the planted crash behind memcmp(data, \"MAGIC_1234\", 10); - = not found in ${cap}s"
+row() { # label, then the command printing one time
+    local label="$1"
+    shift
+    printf '%-40s' "$label"
+    for ((i = 1; i <= runs; i++)); do printf '%10s' "$("$@")"; done
+    echo
+}
+echo "memcmp(data, \"MAGIC_1234\", 10) in C (examples/cmp/cmp.c):"
+printf '%-40s' "engine"; for ((i = 1; i <= runs; i++)); do printf '%10s' "run $i"; done; echo
+row "fuzz-run, comparison feedback" ours libcmp_c_clang.so cmp_c_clang -use_cmp 1
+row "fuzz-run -use_cmp=0 (Go's engine)" ours libcmp_c_clang.so cmp_c_clang -use_cmp 0
+row "libFuzzer 19" theirs
+printf 'magic="MAGIC_1234"\n' > "$out/magic.dict"
+echo
+echo "payload == b\"MAGIC_1234\" in Rust (examples/cmp/rust), expanded inline by LLVM:"
+row "fuzz-run, comparison feedback" ours librust_cmp.so FuzzMagic
+row "fuzz-run -dict magic.dict" ours librust_cmp.so FuzzMagic -dict "$out/magic.dict"
+echo
+echo "seconds to the planted bug; - = not found in ${cap}s"

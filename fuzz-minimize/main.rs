@@ -66,6 +66,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         dir: dir.path(),
         capacity: input.len() * 2 + 4096,
         sanitizer_runtime: None,
+        dict: None,
     };
     let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;
     let Response::Hello {

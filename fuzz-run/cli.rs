@@ -59,6 +59,10 @@ pub struct Cli {
     #[arg(long = "max_len", value_name = "N", default_value_t = 4096)]
     pub max_len: usize,
 
+    /// A dictionary (AFL/libFuzzer format: one "word" or name="word" per line, \xNN escapes) whose words the mutator writes into inputs.
+    #[arg(long = "dict", value_name = "FILE")]
+    pub dict: Option<PathBuf>,
+
     /// Use the operands of the comparisons the target makes to guide mutation (1, the default) or not (0).
     #[arg(long = "use_cmp", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
     pub use_cmp: bool,

@@ -26,7 +26,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-
 /// Budget for minimizing an input that brought new coverage: Go spends up
 /// to -fuzzminimizetime on each; we cap it, so that a busy corpus does not
 /// starve fuzzing.
@@ -104,6 +103,12 @@ struct Coordinator<'a> {
 
 pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let pattern = cli.fuzz.as_deref().unwrap_or_default();
+    if let Some(dict) = &cli.dict {
+        // Checked here, so that a bad dictionary is one line naming the
+        // line at fault, before anything starts.
+        let text = fuzz_cli::io::read_operand(dict)?;
+        fuzz_core::dict::parse(&text).map_err(|e| CliError::from(e.in_file(dict)))?;
+    }
     let worker_bin = fuzz_cli::find_worker::path()?;
     let targets = targets::list(&worker_bin, &cli.lib)?;
     let target = targets::select_for_fuzz(&targets, pattern)?.clone();
@@ -295,6 +300,7 @@ impl Coordinator<'_> {
             dir: self.spawn_dir.path(),
             capacity: self.capacity,
             sanitizer_runtime: None,
+            dict: self.cli.dict.as_deref(),
         };
         Worker::spawn(index, &spawn, self.events.clone()).map_err(CliError::misuse)
     }

@@ -73,6 +73,9 @@ pub enum Command {
         /// The shared memory file the coordinator created.
         #[arg(long = "shm", value_name = "PATH")]
         shm: PathBuf,
+        /// A dictionary file (AFL/libFuzzer format).
+        #[arg(long = "dict", value_name = "FILE")]
+        dict: Option<PathBuf>,
         /// File descriptor requests arrive on.
         #[arg(long = "fd_in", value_name = "FD", default_value_t = 3)]
         fd_in: i32,

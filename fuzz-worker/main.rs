@@ -107,6 +107,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             lib,
             target,
             shm,
+            dict,
             fd_in,
             fd_out,
             sanitizer_runtime,
@@ -122,8 +123,16 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                 .file_name()
                 .map(|f| f.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let exec =
+            let words = match &dict {
+                Some(path) => {
+                    let text = fuzz_cli::io::read_operand(path)?;
+                    fuzz_core::dict::parse(&text).map_err(|e| CliError::from(e.in_file(path)))?
+                }
+                None => Vec::new(),
+            };
+            let mut exec =
                 serve::Executor::new(module, lib.function(target), target.kind.clone(), map, shm);
+            exec.dict = words;
             serve::serve(exec, target, fd_in, fd_out).map_err(CliError::misuse)?;
             Ok(Status::Success)
         }

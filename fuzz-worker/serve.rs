@@ -49,6 +49,8 @@ impl Known {
 pub struct Executor {
     /// The target library's file name, for crash sites.
     pub module: String,
+    /// Dictionary words (`-dict`), written into inputs as hints are.
+    pub dict: Vec<Vec<u8>>,
     function: TargetFn,
     kind: Kind,
     map: CounterMap,
@@ -67,6 +69,7 @@ impl Executor {
     ) -> Executor {
         Executor {
             module,
+            dict: Vec::new(),
             function,
             kind,
             map,
@@ -313,6 +316,8 @@ struct Slice {
 /// read again from the comparison tables.
 const HINT_ONE_IN: usize = 4;
 const HINT_REFRESH: u64 = 256;
+/// One mutation in this many writes a dictionary word (`-dict`).
+const DICT_ONE_IN: usize = 8;
 
 /// One fuzzing slice: mutate from `parent` (restoring it every CHAIN
 /// mutations, as Go does) until something is found or the budget ends.
@@ -341,11 +346,17 @@ fn fuzz(
         if execs % CHAIN as u64 == 0 {
             values.clone_from_slice(parent);
         }
-        let hinted = slice.use_cmp
+        let draw = mutator.rng_mut().intn(DICT_ONE_IN * HINT_ONE_IN);
+        let worded = !exec.dict.is_empty() && draw < HINT_ONE_IN && {
+            let rng = mutator.rng_mut();
+            let word = &exec.dict[rng.intn(exec.dict.len())];
+            fuzz_core::hints::place_word(&mut values, word, rng, slice.max_len)
+        };
+        let hinted = !worded
             && !hints.is_empty()
-            && mutator.rng_mut().intn(HINT_ONE_IN) == 0
+            && draw % HINT_ONE_IN == 0
             && fuzz_core::hints::mutate(&mut values, &hints, mutator.rng_mut(), slice.max_len);
-        if !hinted {
+        if !worded && !hinted {
             mutator.mutate(&mut values);
         }
         let ret = exec.exec(&values);

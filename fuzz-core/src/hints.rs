@@ -110,7 +110,11 @@ fn mutate_bytes(data: &mut Vec<u8>, hints: &Hints, rng: &mut Rng, max_len: usize
     let pick = rng.intn(total);
     if pick < hints.bytes.len() {
         let h = &hints.bytes[pick];
-        let (from, to) = if rng.bool() { (&h.a, &h.b) } else { (&h.b, &h.a) };
+        let (from, to) = if rng.bool() {
+            (&h.a, &h.b)
+        } else {
+            (&h.b, &h.a)
+        };
         replace_in(data, from, to, rng, max_len) || place(data, to, rng, max_len)
     } else {
         let h = hints.ints[pick - hints.bytes.len()];
@@ -186,6 +190,21 @@ fn sign_extend(v: u64, size: u8) -> i64 {
     }
 }
 
+/// Writes a dictionary word into one `[]byte` or `string` argument,
+/// over its bytes or inserted; false when there is no such argument.
+pub fn place_word(values: &mut [Value], word: &[u8], rng: &mut Rng, max_len: usize) -> bool {
+    let slots: Vec<usize> = (0..values.len())
+        .filter(|&i| matches!(values[i], Value::Bytes(_) | Value::String(_)))
+        .collect();
+    if slots.is_empty() {
+        return false;
+    }
+    match &mut values[slots[rng.intn(slots.len())]] {
+        Value::Bytes(b) | Value::String(b) => place(b, word, rng, max_len),
+        _ => false,
+    }
+}
+
 /// Applies one hint mutation to one argument; false when no hint applies
 /// (the caller then mutates as Go does).
 pub fn mutate(values: &mut [Value], hints: &Hints, rng: &mut Rng, max_len: usize) -> bool {
@@ -227,7 +246,9 @@ mod tests {
             }],
         };
         let mut v = vec![Value::Bytes(b"ABCDEFGHIJtail".to_vec())];
-        let tries = run_until(&mut v, &hints, |v| v[0] == Value::Bytes(b"MAGIC_1234tail".to_vec()));
+        let tries = run_until(&mut v, &hints, |v| {
+            v[0] == Value::Bytes(b"MAGIC_1234tail".to_vec())
+        });
         assert!(tries < 20, "{tries}");
     }
 
@@ -254,7 +275,11 @@ mod tests {
     #[test]
     fn numbers_take_the_other_operand() {
         let hints = Hints {
-            ints: vec![IntHint { a: 7, b: 42, size: 8 }],
+            ints: vec![IntHint {
+                a: 7,
+                b: 42,
+                size: 8,
+            }],
             bytes: vec![],
         };
         let mut v = vec![Value::Int64(7)];

@@ -70,6 +70,8 @@ pub struct Spawn<'a> {
     pub dir: &'a Path,
     pub capacity: usize,
     pub sanitizer_runtime: Option<&'a Path>,
+    /// A dictionary file for the worker's mutator (`-dict`).
+    pub dict: Option<&'a Path>,
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -111,6 +113,9 @@ impl Worker {
             .stderr(capture.try_clone().map_err(|e| e.to_string())?);
         if let Some(rt) = s.sanitizer_runtime {
             cmd.arg("--sanitizer-runtime").arg(rt);
+        }
+        if let Some(d) = s.dict {
+            cmd.arg("--dict").arg(d);
         }
         let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
         // SAFETY: only async-signal-safe calls between fork and exec: move
@@ -313,6 +318,7 @@ impl Session {
             dir: &self.dir,
             capacity: self.capacity,
             sanitizer_runtime: None,
+            dict: None,
         };
         let mut worker = Worker::spawn(0, &spawn, self.tx.clone())?;
         loop {

@@ -497,3 +497,37 @@ fn comparison_feedback_finds_a_bug_behind_a_ten_byte_memcmp() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_dictionary_word_finds_what_no_comparison_shows() {
+    // LLVM expands `payload == b"MAGIC_1234"` inline: no operand to copy.
+    let w = Work::new();
+    std::fs::write(
+        w.path().join("magic.dict"),
+        "# the magic\nmagic=\"MAGIC_\\x31234\"\n",
+    )
+    .unwrap();
+    let r = w.fuzz(
+        &example("librust_cmp.so"),
+        &[
+            "-fuzz",
+            "FuzzMagic",
+            "-dict",
+            "magic.dict",
+            "-fuzztime",
+            "60s",
+            "-parallel",
+            "1",
+        ],
+    );
+    found_one(&w, "FuzzMagic", &r, "magic payload reached");
+    // A bad dictionary is one line naming its line, before anything runs.
+    std::fs::write(w.path().join("bad.dict"), "\"ok\"\nmagic=MAGIC\n").unwrap();
+    let r = w
+        .fuzz(
+            &example("librust_cmp.so"),
+            &["-fuzz", "FuzzMagic", "-dict", "bad.dict"],
+        )
+        .expect(2);
+    r.one_line_error("fuzz-run", "bad.dict:2:");
+}
