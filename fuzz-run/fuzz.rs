@@ -553,7 +553,14 @@ impl Coordinator<'_> {
     ) -> Result<bool, CliError> {
         let job = std::mem::replace(&mut self.jobs[w], Job::Idle);
         match response {
-            Response::Hello { .. } => {
+            Response::Hello { version, .. } => {
+                if version != fuzz_core::protocol::VERSION {
+                    return Err(CliError::misuse(format!(
+                        "{} speaks protocol version {version}, fuzz-run {}: install matching versions (or set FUZZ_WORKER)",
+                        self.worker_bin.display(),
+                        fuzz_core::protocol::VERSION
+                    )));
+                }
                 self.jobs[w] = job;
                 Ok(false)
             }

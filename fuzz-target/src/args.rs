@@ -94,14 +94,18 @@ impl ArgType {
 
     /// Formats a list as `parse_list` reads it.
     pub fn format_list(types: &[ArgType]) -> String {
-        let names: Vec<&str> = types.iter().map(ArgType::name).collect();
+        let names: Vec<String> = types.iter().map(ArgType::to_string).collect();
         names.join(", ")
     }
 }
 
+/// As `FromStr` reads it: Go's name, or `custom(NAME)`.
 impl fmt::Display for ArgType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            ArgType::Custom(name) => write!(f, "custom({name})"),
+            other => f.write_str(other.name()),
+        }
     }
 }
 
@@ -256,6 +260,14 @@ mod tests {
         assert_eq!("uint8".parse::<ArgType>().unwrap(), ArgType::Uint8);
         assert!("uintptr".parse::<ArgType>().is_err());
         assert!("complex128".parse::<ArgType>().is_err());
+    }
+
+    #[test]
+    fn custom_types_round_trip() {
+        // Found by fuzz/self-fuzz.sh: "custom(0)" parsed, but printed as "0".
+        let l = ArgType::parse_list("custom(0), string").unwrap();
+        assert_eq!(ArgType::format_list(&l), "custom(0), string");
+        assert_eq!(ArgType::parse_list(&ArgType::format_list(&l)).unwrap(), l);
     }
 
     #[test]
