@@ -748,9 +748,12 @@ impl Coordinator<'_> {
             fsutil::create_dir_all(&self.cache_dir)?;
             let path = self.cache_dir.join(&name);
             fsutil::write_new_atomic(&path, entry.as_bytes())?;
+            let size = codec::decode(entry.as_bytes())
+                .map(|v| fuzz_core::minimize::size(&v))
+                .unwrap_or(0);
             self.reporter.event(json!({
                 "event": "new_input", "path": path.display().to_string(),
-                "size": entry.len(), "new_features": features.len(),
+                "size": size, "file_size": entry.len(), "new_features": features.len(),
                 "coverage": self.coverage.len(),
             }))?;
         }

@@ -13,6 +13,7 @@ pub struct Reporter {
     start: Instant,
     last_line: Instant,
     last_execs: u64,
+    last_rate: f64,
 }
 
 impl Reporter {
@@ -23,6 +24,7 @@ impl Reporter {
             start: now,
             last_line: now,
             last_execs: 0,
+            last_rate: 0.0,
         }
     }
 
@@ -67,11 +69,14 @@ impl Reporter {
         coverage: usize,
     ) -> Result<(), CliError> {
         let secs = self.last_line.elapsed().as_secs_f64();
-        let rate = if secs > 0.0 {
+        // A final line right after a tick keeps the last rate rather than
+        // dividing a handful of executions by a few milliseconds.
+        let rate = if secs >= 0.5 {
             (execs - self.last_execs) as f64 / secs
         } else {
-            0.0
+            self.last_rate
         };
+        self.last_rate = rate;
         self.last_line = Instant::now();
         self.last_execs = execs;
         self.say(&format!(
