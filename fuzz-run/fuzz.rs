@@ -90,6 +90,9 @@ struct Coordinator<'a> {
     coverage: HashSet<u32>,
     coverage_log: Vec<u32>,
     synced: Vec<usize>,
+    /// Whether each worker said hello: only then is it sent work (a
+    /// request written before it reads would block this loop).
+    ready: Vec<bool>,
     execs: u64,
     new_interesting: usize,
     baseline_count: usize,
@@ -190,8 +193,9 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let mut c = Coordinator {
         cli,
         lib_shown: cli.lib.display().to_string(),
-        lib_file: cli
-            .lib
+        // The worker loads the canonical path: crash reports name that file.
+        lib_file: std::fs::canonicalize(&cli.lib)
+            .unwrap_or_else(|_| cli.lib.clone())
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default(),
@@ -210,6 +214,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         coverage: HashSet::new(),
         coverage_log: Vec::new(),
         synced: Vec::new(),
+        ready: Vec::new(),
         execs: 0,
         new_interesting: 0,
         baseline_count: 0,
@@ -232,6 +237,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         c.workers.push(Some(w));
         c.jobs.push(Job::Idle);
         c.synced.push(0);
+        c.ready.push(false);
     }
     let result = c.main_loop(&rx);
     for w in c.workers.drain(..).flatten() {
@@ -303,6 +309,15 @@ impl Coordinator<'_> {
             dict: self.cli.dict.as_deref(),
         };
         Worker::spawn(index, &spawn, self.events.clone()).map_err(CliError::misuse)
+    }
+
+    /// A new worker in place of worker `w`, told all coverage once ready.
+    fn replace_worker(&mut self, w: usize) -> Result<(), CliError> {
+        let fresh = self.spawn(w)?;
+        self.workers[w] = Some(fresh);
+        self.synced[w] = 0;
+        self.ready[w] = false;
+        Ok(())
     }
 
     fn next_seed(&mut self) -> u64 {
@@ -418,8 +433,9 @@ impl Coordinator<'_> {
             }
             // Hand out work.
             for w in 0..self.workers.len() {
-                if !matches!(self.jobs[w], Job::Idle) || self.workers[w].is_none() || self.stopping
-                {
+                let usable =
+                    self.ready[w] && self.workers[w].as_ref().is_some_and(|x| x.killed.is_none());
+                if !matches!(self.jobs[w], Job::Idle) || !usable || self.stopping {
                     continue;
                 }
                 if let Some(i) = baseline_queue.pop() {
@@ -528,11 +544,25 @@ impl Coordinator<'_> {
                 continue;
             };
             let execs = worker.shm.execs();
-            if execs != worker.seen_execs {
+            if execs != worker.seen_execs || !worker.shm.executing() {
+                // Progress, or no execution running (the worker is between
+                // executions, or its answer waits in our queue): not hung.
                 worker.seen_execs = execs;
                 worker.seen_at = Instant::now();
             }
-            let limit = if execs <= 1 { grace } else { self.cli.timeout };
+            // A worker minimizing times its own forked candidates; give it
+            // room so that its own verdict comes first.
+            let minimizing = matches!(
+                self.jobs[w],
+                Job::MinimizeFailure { .. } | Job::MinimizeCoverage { .. }
+            );
+            let limit = if execs <= 1 {
+                grace
+            } else if minimizing {
+                self.cli.timeout * 2 + Duration::from_secs(1)
+            } else {
+                self.cli.timeout
+            };
             if worker.seen_at.elapsed() > limit {
                 worker.kill(Killed::Timeout);
                 continue;
@@ -562,6 +592,7 @@ impl Coordinator<'_> {
                     )));
                 }
                 self.jobs[w] = job;
+                self.ready[w] = true;
                 Ok(false)
             }
             Response::Error { message, .. } => {
@@ -624,9 +655,13 @@ impl Coordinator<'_> {
                                     max_execs: Some(
                                         max_execs.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_EXECS),
                                     ),
-                                    millis: Some(
-                                        millis.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_MS),
-                                    ),
+                                    // Under -seed, counts only: a time
+                                    // limit would make runs differ.
+                                    millis: if self.cli.seed.is_some() {
+                                        None
+                                    } else {
+                                        Some(millis.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_MS))
+                                    },
                                     timeout_ms: self.cli.timeout.as_millis() as u64,
                                 },
                             );
@@ -637,6 +672,11 @@ impl Coordinator<'_> {
                         }
                     }
                     Some(Found::Failure { .. }) if self.minimizing_failure() => Ok(false),
+                    Some(Found::Failure { message, .. })
+                        if self.seen_site(&fuzz_core::crash::failure_site(&message)) =>
+                    {
+                        Ok(false)
+                    }
                     Some(Found::Failure { entry, message }) => {
                         if self.minimizing_allowed() {
                             let site = fuzz_core::crash::failure_site(&message);
@@ -760,6 +800,22 @@ impl Coordinator<'_> {
         Ok(())
     }
 
+    /// The crash site of a failure: a typed target's failure by where it
+    /// failed (a Rust panic's location), a death by its kind and frames.
+    fn site_of(&self, kind: &str, message: &str, report: &str) -> String {
+        if report.is_empty() {
+            fuzz_core::crash::failure_site(message)
+        } else {
+            fuzz_core::crash::site(kind, report, &self.lib_file)
+        }
+    }
+
+    /// Under -keepfuzzing, a failure at a site already recorded is dropped
+    /// before anything is spent on it.
+    fn seen_site(&self, site: &str) -> bool {
+        self.cli.keepfuzzing && self.sites.contains(site)
+    }
+
     /// A typed target's failure found while fuzzing.
     fn failure_found(&mut self, entry: &str, message: &str) -> Result<bool, CliError> {
         self.failure(entry, message, "", "failure", None)
@@ -779,11 +835,7 @@ impl Coordinator<'_> {
         let headline = lines.next().unwrap_or(kind).to_string();
         let mut details: Vec<&str> = lines.collect();
         details.extend(report.lines());
-        let site = if report.is_empty() {
-            format!("{kind}: {headline}")
-        } else {
-            fuzz_core::crash::site(kind, report, &self.lib_file)
-        };
+        let site = self.site_of(kind, headline_and_message, report);
         if self.cli.keepfuzzing && !self.sites.insert(site.clone()) {
             return Ok(false); // a crash site we have already recorded
         }
@@ -828,6 +880,22 @@ impl Coordinator<'_> {
         if death.kind == "stopped" || self.stopping {
             return Ok(false);
         }
+        if !self.ready[w] {
+            // It never said hello: the library does not load or its
+            // initialisation fails. That is misuse, not a finding.
+            let why = death
+                .report
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or(&death.kind)
+                .trim_start_matches("fuzz-worker: ")
+                .to_string();
+            return Err(CliError::misuse(format!(
+                "{}: the worker could not start: {why}",
+                self.lib_shown
+            )));
+        }
         self.execs += 1;
         // The input it was running, as an entry.
         let recovered = match self.target.kind.as_str() {
@@ -841,10 +909,28 @@ impl Coordinator<'_> {
             | Job::ConfirmFailure { entry, .. } => Some(entry.clone()),
             Job::Idle => None,
         };
-        let entry = match recovered {
-            Some(v) => String::from_utf8(codec::encode(&v)).expect("v1 text is UTF-8"),
-            None => job_entry.unwrap_or_default(),
+        let entry = match (&job, recovered) {
+            // Shared memory holds the last candidate a minimization tried;
+            // the failing input is the smallest one it kept.
+            (Job::MinimizeFailure { entry, .. }, _) => entry.clone(),
+            (_, Some(v)) => String::from_utf8(codec::encode(&v)).expect("v1 text is UTF-8"),
+            (_, None) => job_entry.unwrap_or_default(),
         };
+        if let Job::MinimizeFailure {
+            message,
+            crash: Some((kind, report)),
+            ..
+        } = &job
+        {
+            // The worker minimizing a crash died: record the crash with its
+            // smallest input so far.
+            let (message, kind, report) = (message.clone(), kind.clone(), report.clone());
+            let stop = self.failure(&entry, &message, &report, &kind, None)?;
+            if !stop {
+                self.replace_worker(w)?;
+            }
+            return Ok(stop);
+        }
         let headline = match death.kind.as_str() {
             "timeout" => format!(
                 "fuzzing process hung: an input ran longer than {:?} (-timeout)",
@@ -868,12 +954,16 @@ impl Coordinator<'_> {
             }
             _ => None,
         };
+        // Under -keepfuzzing, a crash at a site already recorded costs
+        // nothing more than a new worker.
+        if seed_entry.is_none() && self.seen_site(&self.site_of(&death.kind, "", &death.report)) {
+            self.replace_worker(w)?;
+            return Ok(false);
+        }
         // While one failure is being minimized, other workers' failures are
         // ignored, as Go does (unless -keepfuzzing): the worker is replaced.
         if self.minimizing_failure() {
-            let fresh = self.spawn(w)?;
-            self.workers[w] = Some(fresh);
-            self.synced[w] = 0;
+            self.replace_worker(w)?;
             return Ok(false);
         }
         // A crash (not a hang or a memory blow-up, whose candidates would
@@ -885,9 +975,7 @@ impl Coordinator<'_> {
             && !death.kind.starts_with("out of memory")
             && !matches!(job, Job::MinimizeFailure { .. });
         if shrinkable {
-            let fresh = self.spawn(w)?;
-            self.workers[w] = Some(fresh);
-            self.synced[w] = 0;
+            self.replace_worker(w)?;
             let site = fuzz_core::crash::site(&death.kind, &death.report, &self.lib_file);
             self.minimize_failure(w, entry, headline, Some((death.kind, death.report)), site);
             return Ok(false);
@@ -895,9 +983,7 @@ impl Coordinator<'_> {
         let stop = self.failure(&entry, &headline, &death.report, &death.kind, seed_entry)?;
         if !stop {
             // Keep fuzzing: a new worker in its place, told all coverage.
-            let fresh = self.spawn(w)?;
-            self.workers[w] = Some(fresh);
-            self.synced[w] = 0;
+            self.replace_worker(w)?;
         }
         Ok(stop)
     }
@@ -926,7 +1012,7 @@ impl Coordinator<'_> {
         for j in self.jobs.iter_mut() {
             *j = Job::Idle;
         }
-        if let Some((entry, message, crash)) = pending.into_iter().next() {
+        for (entry, message, crash) in pending {
             let (kind, report) = crash.unwrap_or_else(|| ("failure".into(), String::new()));
             self.failure(&entry, &message, &report, &kind, None)?;
         }

@@ -98,32 +98,103 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
         }
     };
     let overflow = is_stack_overflow(sig, addr);
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(
-        err,
-        "==fuzz-worker== deadly signal {}{}{}",
-        fuzz_core::crash::signal_name(sig),
-        if overflow { " (stack overflow)" } else { "" },
-        if matches!(sig, libc::SIGSEGV | libc::SIGBUS) {
-            format!(" at address {addr:#x}")
-        } else {
-            String::new()
-        }
-    );
-    write_backtrace(&mut err);
-    let _ = err.flush();
-    let fd = REPORT_FD.load(Ordering::Relaxed);
-    if fd >= 0 {
-        let line = format!("C {sig} {}\n", overflow as u8);
-        // SAFETY: write(2) of a small buffer to the report pipe.
-        unsafe {
-            libc::write(fd, line.as_ptr().cast(), line.len());
+    // First what matters, without allocating: the crash may have happened
+    // inside malloc with its lock held, and anything that allocates could
+    // then block forever. The header and the report line are built on the
+    // stack and written with write(2).
+    let mut line = StackLine::new();
+    line.push(b"==fuzz-worker== deadly signal ");
+    match fuzz_core::crash::signal_str(sig) {
+        Some(name) => line.push(name.as_bytes()),
+        None => {
+            line.push(b"signal ");
+            line.push_dec(sig as usize);
         }
     }
+    if overflow {
+        line.push(b" (stack overflow)");
+    }
+    if matches!(sig, libc::SIGSEGV | libc::SIGBUS) {
+        line.push(b" at address 0x");
+        line.push_hex(addr);
+    }
+    line.push(b"\n");
+    line.write_to(2);
+    let fd = REPORT_FD.load(Ordering::Relaxed);
+    if fd >= 0 {
+        let mut r = StackLine::new();
+        r.push(b"C ");
+        r.push_dec(sig as usize);
+        r.push(if overflow { b" 1\n" } else { b" 0\n" });
+        r.write_to(fd);
+    }
+    // Then the backtrace, which allocates; should it block, the alarm ends
+    // the process, and the header above already says what happened.
+    // SAFETY: alarm(2) is async-signal-safe.
+    unsafe {
+        libc::alarm(10);
+    }
+    let mut err = std::io::stderr().lock();
+    write_backtrace(&mut err);
+    let _ = err.flush();
     // SAFETY: re-raise with the default disposition: the process dies of
     // the signal, as it would have without us.
     unsafe {
         libc::raise(sig);
+    }
+}
+
+/// A line built without allocating, for the signal handler.
+struct StackLine {
+    buf: [u8; 160],
+    len: usize,
+}
+
+impl StackLine {
+    fn new() -> StackLine {
+        StackLine {
+            buf: [0; 160],
+            len: 0,
+        }
+    }
+    fn push(&mut self, b: &[u8]) {
+        let n = b.len().min(self.buf.len() - self.len);
+        self.buf[self.len..self.len + n].copy_from_slice(&b[..n]);
+        self.len += n;
+    }
+    fn push_hex(&mut self, mut v: usize) {
+        let mut digits = [0u8; 16];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b"0123456789abcdef"[v & 15];
+            v >>= 4;
+            if v == 0 {
+                break;
+            }
+        }
+        let d = digits;
+        self.push(&d[i..]);
+    }
+    fn push_dec(&mut self, mut v: usize) {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        let d = digits;
+        self.push(&d[i..]);
+    }
+    fn write_to(&self, fd: i32) {
+        // SAFETY: write(2) of our own buffer.
+        unsafe {
+            libc::write(fd, self.buf.as_ptr().cast(), self.len);
+        }
     }
 }
 

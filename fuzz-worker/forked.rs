@@ -28,6 +28,9 @@ pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &
         let capture = libc::memfd_create(c"fuzz-worker-check".as_ptr(), 0);
         let mut fds = [0; 2];
         if capture < 0 || libc::pipe(fds.as_mut_ptr()) != 0 {
+            if capture >= 0 {
+                libc::close(capture);
+            }
             return Checked::Died {
                 kind: "cannot fork".into(),
                 site: String::new(),
@@ -106,9 +109,10 @@ pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &
             };
         }
         if timed_out {
+            let kind = crash::reported_signal(&report).unwrap_or_else(|| "timeout".to_string());
             return Checked::Died {
-                kind: "timeout".into(),
-                site: "timeout".into(),
+                site: crash::site(&kind, &report, module),
+                kind,
                 report,
             };
         }

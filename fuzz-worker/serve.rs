@@ -96,6 +96,7 @@ impl Executor {
         // SAFETY: calling the target as its contract says, with its input.
         let ret = unsafe { (self.function)(self.buf.as_ptr(), self.buf.len()) };
         sancov::set_tracing(false);
+        self.shm.end();
         self.map.collect(&mut self.features);
         ret
     }

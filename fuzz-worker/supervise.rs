@@ -298,6 +298,11 @@ impl Child {
             let clock = started.unwrap_or(wait_start);
             if clock.elapsed() > limit {
                 self.kill();
+                let report = self.stderr_since();
+                // A crash whose handler then blocked is still that crash.
+                if let Some(kind) = fuzz_core::crash::reported_signal(&report) {
+                    return Event::Died(Outcome::Crashed { kind, report });
+                }
                 return Event::Died(Outcome::TimedOut { after: limit });
             }
             if let Some(rss) = rss_mb(self.pid) {

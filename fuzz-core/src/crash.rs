@@ -35,21 +35,38 @@ pub fn is_stack_overflow(report: &str) -> bool {
     report.contains("deadly signal") && report.contains("(stack overflow)")
 }
 
+/// A signal's name, without allocating (`None` for a signal without one
+/// here): the crash handler uses it.
+pub fn signal_str(sig: i32) -> Option<&'static str> {
+    Some(match sig {
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        31 => "SIGSYS",
+        _ => return None,
+    })
+}
+
 /// A signal's name, for reports.
 pub fn signal_name(sig: i32) -> String {
-    match sig {
-        4 => "SIGILL".into(),
-        5 => "SIGTRAP".into(),
-        6 => "SIGABRT".into(),
-        7 => "SIGBUS".into(),
-        8 => "SIGFPE".into(),
-        9 => "SIGKILL".into(),
-        11 => "SIGSEGV".into(),
-        13 => "SIGPIPE".into(),
-        15 => "SIGTERM".into(),
-        31 => "SIGSYS".into(),
-        n => format!("signal {n}"),
+    match signal_str(sig) {
+        Some(s) => s.into(),
+        None => format!("signal {sig}"),
     }
+}
+
+/// The signal named in a fuzz-worker crash header, if the report has one:
+/// a process killed later (its handler blocked) still died of this.
+pub fn reported_signal(report: &str) -> Option<String> {
+    let rest = &report[report.find("==fuzz-worker== deadly signal ")? + 30..];
+    rest.split_whitespace().next().map(str::to_string)
 }
 
 /// The kind of a process death, from its signal or exit code and what it
@@ -61,6 +78,13 @@ pub fn death_kind(signal: Option<i32>, exit_code: Option<i32>, report: &str) -> 
     }
     if is_stack_overflow(report) {
         return "stack overflow".into();
+    }
+    // Killed by the handler's alarm or by a watchdog after the crash
+    // header was written: the crash is what the header says.
+    if matches!(signal, Some(9) | Some(14)) {
+        if let Some(name) = reported_signal(report) {
+            return name;
+        }
     }
     match (signal, exit_code) {
         (Some(sig), _) if report.contains("panicked at") => {
@@ -94,6 +118,8 @@ pub fn module_frames(report: &str, module: &str, n: usize) -> Vec<String> {
         .filter_map(|l| {
             let open = l.rfind(" (")?;
             let inner = l[open + 2..].strip_suffix(')')?;
+            // ASan prints the module's full path; fuzz-worker its name.
+            let inner = inner.rsplit('/').next().unwrap_or(inner);
             inner.starts_with(&prefix).then(|| inner.to_string())
         })
         .take(n)
@@ -131,6 +157,8 @@ mod tests {
             "SIGABRT (Rust panic)"
         );
         assert_eq!(death_kind(None, Some(3), ""), "exit status 3");
+        assert_eq!(death_kind(Some(14), None, REPORT), "SIGSEGV");
+        assert_eq!(death_kind(Some(9), None, ""), "SIGKILL");
         assert_eq!(
             failure_site("boom\nthread '<unnamed>' (7) panicked at src/lib.rs:26:29:"),
             "panic at src/lib.rs:26:29"

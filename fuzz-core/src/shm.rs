@@ -8,7 +8,9 @@
 //! The file lives in a private temporary directory the coordinator owns.
 //!
 //! Layout (native endianness): magic "FUZZSHM1", execs u64, input length
-//! u64, capacity u64, then the input bytes.
+//! u64, capacity u64, finished executions u64, then the input bytes. An
+//! execution is running while the two counts differ, so only a running
+//! execution can be judged hung.
 
 use crate::error::{Error, Result};
 use memmap2::MmapMut;
@@ -16,7 +18,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const MAGIC: &[u8; 8] = b"FUZZSHM1";
-const HEADER: usize = 32;
+const HEADER: usize = 40;
 
 /// A mapped shared-memory file.
 pub struct Shm {
@@ -86,6 +88,17 @@ impl Shm {
         self.word(8).fetch_add(1, Ordering::Release);
     }
 
+    /// Marks the execution begun by [`Shm::begin`] as finished.
+    pub fn end(&mut self) {
+        let begun = self.word(8).load(Ordering::Relaxed);
+        self.word(32).store(begun, Ordering::Release);
+    }
+
+    /// True while an execution is running (begun, not finished).
+    pub fn executing(&self) -> bool {
+        self.word(8).load(Ordering::Acquire) != self.word(32).load(Ordering::Acquire)
+    }
+
     /// The last input stored.
     pub fn input(&self) -> Vec<u8> {
         let n = (self.word(16).load(Ordering::Acquire) as usize).min(self.capacity());
@@ -106,6 +119,9 @@ mod tests {
         worker.begin(b"hello");
         assert_eq!(coord.input(), b"hello");
         assert_eq!(coord.execs(), 1);
+        assert!(coord.executing());
+        worker.end();
+        assert!(!coord.executing());
         worker.begin(&[7u8; 40]);
         assert_eq!(coord.input(), vec![7u8; 16]);
         assert_eq!(coord.execs(), 2);

@@ -128,6 +128,8 @@ impl Worker {
                 if a2 < 0 || b2 < 0 || libc::dup2(a2, 3) < 0 || libc::dup2(b2, 4) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
+                libc::close(a2);
+                libc::close(b2);
                 libc::setpgid(0, 0);
                 Ok(())
             });
@@ -170,7 +172,10 @@ impl Worker {
 
     /// Sends a request; the start of its stderr report is marked.
     pub fn send(&mut self, request: &Request) -> Result<(), String> {
-        self.capture_mark = self.capture.metadata().map(|m| m.len()).unwrap_or(0);
+        // The capture file starts afresh with each request (it is written
+        // in append mode), so it never grows past one request's output.
+        let _ = self.capture.set_len(0);
+        self.capture_mark = 0;
         self.seen_at = Instant::now();
         self.requests
             .write_all(protocol::to_line(request).as_bytes())
@@ -222,7 +227,11 @@ impl Worker {
         let report = self.report();
         let input = self.shm.input();
         let kind = match self.killed {
-            Some(Killed::Timeout) => "timeout".to_string(),
+            // A crash whose handler then blocked (in malloc, say) is still
+            // the crash its header names.
+            Some(Killed::Timeout) => {
+                crate::crash::reported_signal(&report).unwrap_or_else(|| "timeout".to_string())
+            }
             Some(Killed::OutOfMemory(mb)) => format!("out of memory ({mb} MiB resident)"),
             Some(Killed::Stopping) => "stopped".to_string(),
             None => classify(status, &report),
@@ -274,6 +283,8 @@ pub struct Session {
     capacity: usize,
     /// The first request a worker serves may be slow (lazy initialisation).
     fresh: bool,
+    /// Which worker is current: events of earlier ones are stale.
+    generation: usize,
     /// The target's name, kind and argument types, from the handshake.
     pub target_name: String,
     pub kind: String,
@@ -302,6 +313,7 @@ impl Session {
             dir: dir.to_path_buf(),
             capacity,
             fresh: true,
+            generation: 0,
             target_name: String::new(),
             kind: String::new(),
             args: Vec::new(),
@@ -311,6 +323,8 @@ impl Session {
     }
 
     fn respawn(&mut self) -> Result<(), String> {
+        self.generation += 1;
+        let generation = self.generation;
         let spawn = Spawn {
             worker: &self.worker_bin,
             lib: &self.lib,
@@ -320,9 +334,11 @@ impl Session {
             sanitizer_runtime: None,
             dict: None,
         };
-        let mut worker = Worker::spawn(0, &spawn, self.tx.clone())?;
+        let mut worker = Worker::spawn(generation, &spawn, self.tx.clone())?;
         loop {
             match self.rx.recv() {
+                Ok(Event::Answer(g, _) | Event::Gone(g) | Event::Garbled(g, _))
+                    if g != generation => {}
                 Ok(Event::Answer(
                     _,
                     Response::Hello {
@@ -393,6 +409,8 @@ impl Session {
         loop {
             let left = limit.saturating_sub(start.elapsed());
             match self.rx.recv_timeout(left.max(Duration::from_millis(1))) {
+                Ok(Event::Answer(g, _) | Event::Gone(g) | Event::Garbled(g, _))
+                    if g != self.generation => {}
                 Ok(Event::Answer(_, Response::Progress { .. })) => {}
                 Ok(Event::Answer(_, r)) => return Ok(r),
                 Ok(Event::Garbled(..)) => {}

@@ -531,3 +531,52 @@ fn a_dictionary_word_finds_what_no_comparison_shows() {
         .expect(2);
     r.one_line_error("fuzz-run", "bad.dict:2:");
 }
+
+#[test]
+fn a_worker_that_cannot_start_is_misuse_not_a_finding() {
+    // LLVMFuzzerInitialize exits: the library lists fine, but no worker
+    // ever says hello. Exit 2, one line, nothing written.
+    let w = Work::new();
+    let src = w.path().join("init.c");
+    std::fs::write(
+        &src,
+        "#include <stdlib.h>\n#include <stdint.h>\n#include <stddef.h>\n\
+         int LLVMFuzzerInitialize(int *c, char ***v) { (void)c; (void)v; exit(7); }\n\
+         int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n",
+    )
+    .unwrap();
+    let lib = w.path().join("libinit.so");
+    let out = std::process::Command::new(require_tool("gcc"))
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&lib)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = w
+        .fuzz(&lib, &["-fuzz", "init", "-fuzztime", "10s"])
+        .expect(2);
+    let last = r.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("fuzz-run: ") && last.contains("could not start: exit status 7"),
+        "{}",
+        r.stderr
+    );
+    assert!(!w.path().join("testdata").exists());
+}
+
+#[test]
+fn crash_sites_match_through_a_symlinked_library() {
+    // The worker loads the canonical path; sites must still match, so the
+    // crash minimizes to its five bytes.
+    let w = Work::new();
+    let link = w.path().join("libparse.so");
+    std::os::unix::fs::symlink(example("libc_parse_clang.so"), &link).unwrap();
+    let r = w.fuzz(&link, &["-fuzz", ".", "-fuzztime", "90s", "-parallel", "1"]);
+    let crasher = found_one(&w, "parse", &r, "SIGSEGV");
+    assert_eq!(bytes_of(&crasher), b"TLVV\x00");
+}
