@@ -90,6 +90,9 @@ struct Coordinator<'a> {
     coverage: HashSet<u32>,
     coverage_log: Vec<u32>,
     synced: Vec<usize>,
+    /// Executions promised to each worker's slice in flight, so that
+    /// -fuzztime Nx is not overshot by slices running side by side.
+    promised: Vec<u64>,
     /// Whether each worker said hello: only then is it sent work (a
     /// request written before it reads would block this loop).
     ready: Vec<bool>,
@@ -214,6 +217,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         coverage: HashSet::new(),
         coverage_log: Vec::new(),
         synced: Vec::new(),
+        promised: Vec::new(),
         ready: Vec::new(),
         execs: 0,
         new_interesting: 0,
@@ -237,6 +241,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         c.workers.push(Some(w));
         c.jobs.push(Job::Idle);
         c.synced.push(0);
+        c.promised.push(0);
         c.ready.push(false);
     }
     let result = c.main_loop(&rx);
@@ -340,7 +345,10 @@ impl Coordinator<'_> {
 
     fn total_execs_left(&self) -> Option<u64> {
         match self.cli.fuzztime {
-            Some(Limit::Count(n)) => Some(n.saturating_sub(self.execs)),
+            Some(Limit::Count(n)) => {
+                let promised: u64 = self.promised.iter().sum();
+                Some(n.saturating_sub(self.execs).saturating_sub(promised))
+            }
             _ => None,
         }
     }
@@ -424,8 +432,11 @@ impl Coordinator<'_> {
                 }))?;
             }
             let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+            // No more to hand out once the count is spoken for; the run
+            // ends when the slices in flight have answered.
             let out_of_execs = self.total_execs_left() == Some(0);
-            if fuzzing && (out_of_time || out_of_execs) && !self.minimizing_failure() {
+            let count_done = out_of_execs && !self.jobs.iter().any(|j| matches!(j, Job::Fuzz(_)));
+            if fuzzing && (out_of_time || count_done) && !self.minimizing_failure() {
                 return self.finish(false);
             }
             if self.stopping && !self.busy() {
@@ -514,6 +525,10 @@ impl Coordinator<'_> {
             (None, Some(left)) => (Some(left.div_ceil(workers).max(1)), Some(100)),
             (None, None) => (None, Some(100)),
         };
+        if max_execs == Some(0) {
+            return; // the count is spoken for by slices in flight
+        }
+        self.promised[w] = max_execs.unwrap_or(0);
         let add_coverage = self.coverage_log[self.synced[w]..].to_vec();
         self.synced[w] = self.coverage_log.len();
         let entry = self.corpus[i].text.clone();
@@ -626,6 +641,7 @@ impl Coordinator<'_> {
                 }
             }
             Response::Fuzzed { execs, found, .. } => {
+                self.promised[w] = 0;
                 self.execs += execs;
                 match found {
                     None => Ok(false),
@@ -875,6 +891,7 @@ impl Coordinator<'_> {
             return Ok(false);
         };
         let job = std::mem::replace(&mut self.jobs[w], Job::Idle);
+        self.promised[w] = 0;
         let death = worker.death();
         drop(worker);
         if death.kind == "stopped" || self.stopping {

@@ -580,3 +580,28 @@ fn crash_sites_match_through_a_symlinked_library() {
     let crasher = found_one(&w, "parse", &r, "SIGSEGV");
     assert_eq!(bytes_of(&crasher), b"TLVV\x00");
 }
+
+#[test]
+fn a_count_is_exact_with_several_workers() {
+    // Slices in flight are counted against -fuzztime Nx, so that two
+    // workers do not overshoot it.
+    for extra in [&["-seed", "3"][..], &[]] {
+        let w = Work::new();
+        let mut args = vec![
+            "-fuzz",
+            "^FuzzRecord$",
+            "-json",
+            "-parallel",
+            "2",
+            "-fuzztime",
+            "12345x",
+        ];
+        args.extend_from_slice(extra);
+        let r = w.fuzz(&example("librust_typed_fixed.so"), &args).expect(0);
+        let end = events(&r)
+            .into_iter()
+            .find(|e| e["event"] == "end")
+            .unwrap();
+        assert_eq!(end["execs"], 12345, "{extra:?}: {end}");
+    }
+}
