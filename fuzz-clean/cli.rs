@@ -83,7 +83,7 @@ The cache grows without bound as long as fuzz-run finds new inputs. fuzz-run tou
 
 Nothing is ever followed out of the cache: symbolic links met inside are removed as links. Removal goes on past an entry that cannot be removed, with a warning naming it, and then exits 2.
 
-Without -n, standard output stays empty and one summary line goes to standard error, e.g. \"fuzz-clean: removed 12 entries (3.4 KiB) from /home/u/.cache/fuzz\". With -n, the paths that would be removed are printed on standard output, files before the directories holding them, and the summary says \"would remove\". A cache directory that does not exist has nothing to remove: exit 0.",
+Without -n, standard output stays empty and one summary line goes to standard error, e.g. \"fuzz-clean: removed 12 entries (3.4 KiB) from ~/.cache/fuzz\". With -n, the paths that would be removed are printed on standard output, files before the directories holding them, and the summary says \"would remove\". A cache directory that does not exist has nothing to remove: exit 0.",
         ),
         (
             "EXAMPLES",

@@ -104,13 +104,13 @@ mod tests {
             flag: None,
             fuzzcache: Some("/fc".into()),
             xdg_cache_home: Some("/xdg".into()),
-            home: Some("/home/u".into()),
+            home: Some("/h/u".into()),
         };
         assert_eq!(env.root().unwrap(), PathBuf::from("/fc"));
         env.fuzzcache = Some("".into());
         assert_eq!(env.root().unwrap(), PathBuf::from("/xdg/fuzz"));
         env.xdg_cache_home = None;
-        assert_eq!(env.root().unwrap(), PathBuf::from("/home/u/.cache/fuzz"));
+        assert_eq!(env.root().unwrap(), PathBuf::from("/h/u/.cache/fuzz"));
         env.flag = Some("/flag".into());
         assert_eq!(env.root().unwrap(), PathBuf::from("/flag"));
         assert!(CacheEnv::default().root().is_err());

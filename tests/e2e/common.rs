@@ -293,3 +293,26 @@ pub fn known_input(name: &str) -> String {
     assert!(p.is_file(), "no known input {}", p.display());
     p.to_str().unwrap().to_string()
 }
+
+/// Live (not zombie) processes whose environment holds `marker`, a
+/// `NAME=value` a test set on the tool it started: the tool's children
+/// inherit it, which tells them from those of tests running beside it.
+pub fn marked_processes(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(env) = std::fs::read(e.path().join("environ")) else {
+            continue;
+        };
+        let zombie = std::fs::read_to_string(e.path().join("stat"))
+            .map(|s| s.contains(") Z "))
+            .unwrap_or(true);
+        if !zombie && env.split(|&b| b == 0).any(|v| v == marker.as_bytes()) {
+            found.push(name);
+        }
+    }
+    found
+}

@@ -397,27 +397,6 @@ fn coverage_minimizes_a_target_that_initialises_lazily() {
 // ---------------------------------------------------------------------------
 // Ctrl-C.
 
-/// Live processes whose environment holds `marker` (as in run_fuzz.rs).
-fn marked_processes(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if !name.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        let Ok(env) = std::fs::read(e.path().join("environ")) else {
-            continue;
-        };
-        let zombie = std::fs::read_to_string(e.path().join("stat"))
-            .map(|s| s.contains(") Z "))
-            .unwrap_or(true);
-        if !zombie && env.split(|&b| b == 0).any(|v| v == marker.as_bytes()) {
-            found.push(name);
-        }
-    }
-    found
-}
-
 #[test]
 fn ctrl_c_writes_the_smallest_input_so_far() {
     let dir = tempdir();

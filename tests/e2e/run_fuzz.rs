@@ -413,27 +413,6 @@ fn ctrl_c_stops_cleanly() {
     }
 }
 
-/// Live processes whose environment holds `marker`.
-fn marked_processes(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if !name.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        let Ok(env) = std::fs::read(e.path().join("environ")) else {
-            continue;
-        };
-        let zombie = std::fs::read_to_string(e.path().join("stat"))
-            .map(|s| s.contains(") Z "))
-            .unwrap_or(true);
-        if !zombie && env.split(|&b| b == 0).any(|v| v == marker.as_bytes()) {
-            found.push(name);
-        }
-    }
-    found
-}
-
 #[test]
 fn fuzz_pattern_must_match_exactly_one_target() {
     let w = Work::new();
