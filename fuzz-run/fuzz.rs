@@ -31,6 +31,8 @@ use std::time::{Duration, Instant};
 /// starve fuzzing.
 const COVERAGE_MINIMIZE_MS: u64 = 1000;
 const COVERAGE_MINIMIZE_EXECS: u64 = 5000;
+/// The request id of a warm-up run, whose answer belongs to no job.
+const WARM_UP: u64 = u64::MAX;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Origin {
@@ -613,6 +615,12 @@ impl Coordinator<'_> {
             Response::Error { message, .. } => {
                 Err(CliError::misuse(format!("worker {w}: {message}")))
             }
+            Response::Ran { id: WARM_UP, .. } => {
+                // A warm-up before a minimization: the job goes on.
+                self.execs += 1;
+                self.jobs[w] = job;
+                Ok(false)
+            }
             Response::Ran {
                 outcome, features, ..
             } => {
@@ -993,6 +1001,17 @@ impl Coordinator<'_> {
             && !matches!(job, Job::MinimizeFailure { .. });
         if shrinkable {
             self.replace_worker(w)?;
+            // Warm the new worker with an entry that passed, so that the
+            // candidates it forks inherit the target's lazy initialisation
+            // instead of each repeating it under -timeout.
+            if let Some(warm) = self.corpus.first().map(|e| e.text.clone()) {
+                if let Some(worker) = self.workers[w].as_mut() {
+                    let _ = worker.send(&Request::Run {
+                        id: WARM_UP,
+                        entry: warm,
+                    });
+                }
+            }
             let site = fuzz_core::crash::site(&death.kind, &death.report, &self.lib_file);
             self.minimize_failure(w, entry, headline, Some((death.kind, death.report)), site);
             return Ok(false);
