@@ -1,7 +1,9 @@
 //! Example: a typed Rust target whose bug hides behind a 10-byte slice
-//! equality. Rust compiles `payload == b"MAGIC_1234"` to a `bcmp` call, so
-//! plain coverage (and trace-cmp) cannot see partial progress; only
-//! comparison feedback through the interposed `bcmp`/`memcmp` finds it.
+//! equality. With a constant this short, LLVM expands `payload ==
+//! b"MAGIC_1234"` inline (loads, XORs, one compare with zero), so neither
+//! coverage nor comparison operands show the way; a dictionary word does
+//! (`fuzz-run -dict`). Longer or non-constant comparisons stay `bcmp`
+//! calls, which fuzz-worker interposes.
 //! Trigger: FuzzMagic([]byte("MAGIC_1234")). `--features fixed` removes it.
 
 use fuzz_target::fuzz_target;
