@@ -437,7 +437,11 @@ impl Coordinator<'_> {
             // No more to hand out once the count is spoken for; the run
             // ends when the slices in flight have answered.
             let out_of_execs = self.total_execs_left() == Some(0);
-            let count_done = out_of_execs && !self.jobs.iter().any(|j| matches!(j, Job::Fuzz(_)));
+            let count_done = out_of_execs
+                && !self
+                    .jobs
+                    .iter()
+                    .any(|j| matches!(j, Job::Fuzz(_) | Job::MinimizeCoverage { .. }));
             if fuzzing && (out_of_time || count_done) && !self.minimizing_failure() {
                 return self.finish(false);
             }
@@ -661,8 +665,15 @@ impl Coordinator<'_> {
                         if new.is_empty() {
                             return Ok(false);
                         }
-                        if self.minimizing_allowed() {
-                            let (max_execs, millis) = self.minimize_budget();
+                        // Minimizing counts against -fuzztime Nx too, so
+                        // its budget is promised like a slice's.
+                        let (max_execs, millis) = self.minimize_budget();
+                        let budget = max_execs
+                            .unwrap_or(u64::MAX)
+                            .min(COVERAGE_MINIMIZE_EXECS)
+                            .min(self.total_execs_left().unwrap_or(u64::MAX));
+                        if self.minimizing_allowed() && budget > 0 {
+                            self.promised[w] = budget;
                             self.send(
                                 w,
                                 Job::MinimizeCoverage {
@@ -676,9 +687,7 @@ impl Coordinator<'_> {
                                         features: new,
                                         isolate: false,
                                     },
-                                    max_execs: Some(
-                                        max_execs.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_EXECS),
-                                    ),
+                                    max_execs: Some(budget),
                                     // Under -seed, counts only: a time
                                     // limit would make runs differ.
                                     millis: if self.cli.seed.is_some() {
@@ -727,6 +736,7 @@ impl Coordinator<'_> {
             }
             Response::Checked { .. } => Ok(false),
             Response::Minimized { entry, execs, .. } => {
+                self.promised[w] = 0;
                 self.execs += execs;
                 match job {
                     Job::MinimizeCoverage { features, .. } => {
