@@ -81,20 +81,20 @@ impl Executor {
 
     /// Executes one entry; `self.features` then holds its coverage.
     pub fn exec(&mut self, values: &[Value]) -> i32 {
-        self.buf.clear();
-        match self.kind {
-            Kind::LibFuzzer => {
-                if let Some(b) = values.first().and_then(Value::as_bytes) {
-                    self.buf.extend_from_slice(b);
-                }
+        // A libFuzzer entry takes the bytes as they are: no packing copy.
+        let input: &[u8] = match self.kind {
+            Kind::LibFuzzer => values.first().and_then(Value::as_bytes).unwrap_or_default(),
+            Kind::Typed => {
+                self.buf.clear();
+                pack_into(values, &mut self.buf);
+                &self.buf
             }
-            Kind::Typed => pack_into(values, &mut self.buf),
-        }
-        self.shm.begin(&self.buf);
+        };
+        self.shm.begin(input);
         self.features.clear();
         sancov::set_tracing(true);
         // SAFETY: calling the target as its contract says, with its input.
-        let ret = unsafe { (self.function)(self.buf.as_ptr(), self.buf.len()) };
+        let ret = unsafe { (self.function)(input.as_ptr(), input.len()) };
         sancov::set_tracing(false);
         self.shm.end();
         self.map.collect(&mut self.features);

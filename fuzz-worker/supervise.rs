@@ -230,11 +230,13 @@ unsafe fn child_loop(job: &Job, map: &CounterMap, first: usize, out: RawFd) -> !
     sancov::clear_comparisons();
     (job.init)();
     let mut features = Vec::with_capacity(4096);
+    // Initialisation may have touched counters; from here on each read
+    // also resets, so the tables are walked once per input.
+    map.reset();
     for i in first..job.inputs.len() {
         let offset = libc::lseek(2, 0, libc::SEEK_END);
         send(out, &format!("S {i} {offset}\n"));
         let input = &job.inputs[i];
-        map.reset();
         sancov::set_tracing(true);
         let ret = (job.function)(input.as_ptr(), input.len());
         sancov::set_tracing(false);
