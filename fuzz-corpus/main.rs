@@ -1,10 +1,13 @@
-//! fuzz-corpus: list, check, format and merge corpus directories.
+//! fuzz-corpus: list, check, format, merge and cover corpus directories.
 
 mod check;
+mod cover;
+mod cover_html;
 mod fmt;
 mod list;
 mod merge;
 mod merge_cov;
+mod symbols;
 
 use fuzz_cli::corpus::{Cli, Command};
 use fuzz_cli::{CliError, Status};
@@ -25,6 +28,13 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             rename,
             files,
         } => fmt::run(&files, write || rename, rename),
+        Command::Cover {
+            lib,
+            target,
+            timeout,
+            html,
+            dirs,
+        } => cover::run(&lib, target.as_deref(), timeout, html.as_deref(), &dirs),
         Command::Merge {
             lib: Some(lib),
             target,

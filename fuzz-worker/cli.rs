@@ -86,6 +86,18 @@ pub enum Command {
         #[arg(long = "sanitizer-runtime", value_name = "PATH")]
         sanitizer_runtime: Option<PathBuf>,
     },
+    /// Print the PC table of a library (fuzz-corpus cover reads it): one
+    /// line per basic block, with the counter number its coverage features
+    /// carry, its module-relative address and its flags.
+    #[command(hide = true, name = "pc-table")]
+    PcTable {
+        /// The target library.
+        #[arg(value_name = "LIB.so")]
+        lib: PathBuf,
+        /// Sanitizer runtime to preload (default: asked from clang-19).
+        #[arg(long = "sanitizer-runtime", value_name = "PATH")]
+        sanitizer_runtime: Option<PathBuf>,
+    },
     /// Measure the cost of one bare execution (reset counters, call, read counters), in-process.
     Bench {
         /// The target library.

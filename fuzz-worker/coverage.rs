@@ -72,6 +72,16 @@ impl CounterMap {
         self.total
     }
 
+    /// The number of the first counter of the table that starts at
+    /// `start` (an inline counter region), as features number counters:
+    /// `fuzz-worker pc-table` tells the PC table's entries by it.
+    pub fn first_counter(&self, start: *mut u8) -> Option<u32> {
+        self.tables
+            .iter()
+            .find(|&&(s, _, _)| s == start)
+            .map(|&(_, _, first)| first)
+    }
+
     /// Zeroes every counter.
     pub fn reset(&self) {
         for &(start, len, _) in &self.tables {

@@ -5,6 +5,7 @@
 //! instrumented libraries resolve their callbacks against this executable,
 //! which exports them (`-rdynamic`, see build.rs).
 
+mod cover;
 mod coverage;
 mod crash;
 mod forked;
@@ -134,6 +135,15 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                 serve::Executor::new(module, lib.function(target), target.kind.clone(), map, shm);
             exec.dict = words;
             serve::serve(exec, target, fd_in, fd_out).map_err(CliError::misuse)?;
+            Ok(Status::Success)
+        }
+        Command::PcTable {
+            lib,
+            sanitizer_runtime,
+        } => {
+            let lib = open(&lib, sanitizer_runtime.as_deref())?;
+            let table = cover::pc_table(&lib);
+            fuzz_cli::io::write_stdout(fuzz_core::pctable::format(&table).as_bytes())?;
             Ok(Status::Success)
         }
         Command::Bench {

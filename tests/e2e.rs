@@ -16,6 +16,9 @@ mod convert;
 /// fuzz-corpus: list, check, fmt, merge.
 #[path = "e2e/corpus.rs"]
 mod corpus;
+/// fuzz-corpus cover: a corpus's coverage of a library, listed and drawn.
+#[path = "e2e/cover.rs"]
+mod cover;
 /// Go's `go test` replays corpora our tools wrote.
 #[path = "e2e/go_interop.rs"]
 mod go_interop;

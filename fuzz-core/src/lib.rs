@@ -21,6 +21,7 @@ pub mod hints;
 mod isprint_table;
 pub mod minimize;
 pub mod mutator;
+pub mod pctable;
 pub mod protocol;
 pub mod rng;
 pub mod shm;

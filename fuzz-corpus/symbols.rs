@@ -1,0 +1,193 @@
+//! Naming the functions of a library for `fuzz-corpus cover`: module-
+//! relative addresses to function names (the ELF symbol tables, `.symtab`
+//! when the library is not stripped, else the exported symbols) and, when
+//! the library carries DWARF debug information (`-g`), to source file and
+//! line. Names are demangled (Rust's legacy and v0 schemes, C++'s Itanium
+//! ABI); a function no symbol covers is named by its address. Nothing here
+//! is required of a library: without debug information there are no
+//! locations, without symbols only addresses.
+
+use addr2line::gimli;
+use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+use std::borrow::Cow;
+use std::path::Path;
+
+/// What is known of the function at one address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// The demangled name, or `0x…` (the address) when nothing names it.
+    pub name: String,
+    /// Source file and line of the function's entry, from DWARF.
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+/// A function symbol of the ELF file.
+struct FnSym<'a> {
+    addr: u64,
+    size: u64,
+    name: &'a str,
+    global: bool,
+}
+
+/// Names the function entries at `offsets` (module-relative addresses) of
+/// the library at `path`. An unreadable file is an error; missing symbols
+/// or debug information are not.
+pub fn symbolize(path: &Path, offsets: &[u64]) -> Result<Vec<Symbol>, String> {
+    let data = std::fs::read(path).map_err(|e| fuzz_core::error::describe(&e))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("unreadable ELF file: {e}"))?;
+    let mut syms: Vec<FnSym> = file
+        .symbols()
+        .chain(file.dynamic_symbols())
+        .filter(|s| s.kind() == SymbolKind::Text && !s.is_undefined() && s.address() != 0)
+        .filter_map(|s| {
+            Some(FnSym {
+                addr: s.address(),
+                size: s.size(),
+                name: s.name().ok().filter(|n| !n.is_empty())?,
+                global: s.is_global(),
+            })
+        })
+        .collect();
+    // At one address, the global name first (an alias's exported name).
+    syms.sort_by(|a, b| a.addr.cmp(&b.addr).then(b.global.cmp(&a.global)));
+    let sections = dwarf_sections(&file);
+    let endian = if file.is_little_endian() {
+        gimli::RunTimeEndian::Little
+    } else {
+        gimli::RunTimeEndian::Big
+    };
+    let ctx = sections.as_ref().and_then(|s| {
+        addr2line::Context::from_dwarf(s.borrow(|d| gimli::EndianSlice::new(d, endian))).ok()
+    });
+    Ok(offsets
+        .iter()
+        .map(|&off| {
+            let (dwarf_name, file, line) = match &ctx {
+                Some(ctx) => locate(ctx, off),
+                None => (None, None, None),
+            };
+            let name = lookup(&syms, off)
+                .map(demangle)
+                .or(dwarf_name)
+                .unwrap_or_else(|| format!("0x{off:x}"));
+            Symbol { name, file, line }
+        })
+        .collect())
+}
+
+/// The symbol at `off`, or the one whose extent holds it.
+fn lookup<'a>(syms: &[FnSym<'a>], off: u64) -> Option<&'a str> {
+    let i = syms.partition_point(|s| s.addr <= off);
+    let below = syms[..i].last()?.addr;
+    let j = syms.partition_point(|s| s.addr < below);
+    let group = &syms[j..i];
+    if below == off {
+        return Some(group[0].name);
+    }
+    group.iter().find(|s| off < s.addr + s.size).map(|s| s.name)
+}
+
+/// A readable name for a mangled one; other names as they are.
+pub fn demangle(name: &str) -> String {
+    if let Ok(d) = rustc_demangle::try_demangle(name) {
+        return format!("{d:#}");
+    }
+    if name.starts_with("_Z") {
+        if let Ok(s) = cpp_demangle::Symbol::new(name) {
+            if let Ok(d) = s.demangle(&cpp_demangle::DemangleOptions::default()) {
+                return d;
+            }
+        }
+    }
+    name.to_string()
+}
+
+type Context<'d> = addr2line::Context<gimli::EndianSlice<'d, gimli::RunTimeEndian>>;
+
+/// The DWARF sections of a library; `None` without debug information.
+fn dwarf_sections<'d>(file: &object::File<'d>) -> Option<gimli::DwarfSections<Cow<'d, [u8]>>> {
+    file.section_by_name(".debug_info")?;
+    let load = |id: gimli::SectionId| -> Result<Cow<'d, [u8]>, gimli::Error> {
+        Ok(file
+            .section_by_name(id.name())
+            .and_then(|s| s.uncompressed_data().ok())
+            .unwrap_or(Cow::Borrowed(&[])))
+    };
+    gimli::DwarfSections::load(load).ok()
+}
+
+/// The function's name in DWARF, and its file and line at `off`: those of
+/// the outermost frame, so that code inlined at a function's entry is
+/// placed in the function, not in what was inlined there.
+fn locate(ctx: &Context, off: u64) -> (Option<String>, Option<String>, Option<u32>) {
+    let mut outer = (None, None, None);
+    if let Ok(mut frames) = ctx.find_frames(off).skip_all_loads() {
+        while let Ok(Some(f)) = frames.next() {
+            let name = f
+                .function
+                .as_ref()
+                .and_then(|n| n.raw_name().ok())
+                .map(|n| demangle(&n));
+            let (file, line) = match &f.location {
+                Some(l) => (l.file.map(str::to_string), l.line),
+                None => (None, None),
+            };
+            outer = (name, file, line);
+        }
+    }
+    if outer.1.is_none() {
+        if let Ok(Some(l)) = ctx.find_location(off) {
+            outer.1 = l.file.map(str::to_string);
+            outer.2 = l.line;
+        }
+    }
+    outer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demangles_rust_and_cpp() {
+        assert_eq!(
+            demangle("_ZN4core3ptr13drop_in_place17h0123456789abcdefE"),
+            "core::ptr::drop_in_place"
+        );
+        assert_eq!(demangle("_RNvCs1234_7mycrate3foo"), "mycrate::foo");
+        assert_eq!(demangle("_ZN3foo3barEi"), "foo::bar(int)");
+        assert_eq!(demangle("parse_record"), "parse_record");
+        assert_eq!(demangle("_Znot-mangled"), "_Znot-mangled");
+    }
+
+    #[test]
+    fn looks_up_exact_and_containing_symbols() {
+        let syms = vec![
+            FnSym {
+                addr: 0x10,
+                size: 0x10,
+                name: "a",
+                global: false,
+            },
+            FnSym {
+                addr: 0x20,
+                size: 0,
+                name: "b_global",
+                global: true,
+            },
+            FnSym {
+                addr: 0x20,
+                size: 0x8,
+                name: "b_local",
+                global: false,
+            },
+        ];
+        assert_eq!(lookup(&syms, 0x10), Some("a"));
+        assert_eq!(lookup(&syms, 0x18), Some("a"));
+        assert_eq!(lookup(&syms, 0x20), Some("b_global"));
+        assert_eq!(lookup(&syms, 0x24), Some("b_local"));
+        assert_eq!(lookup(&syms, 0x40), None);
+        assert_eq!(lookup(&syms, 0x8), None);
+    }
+}

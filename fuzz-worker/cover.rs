@@ -1,0 +1,129 @@
+//! `fuzz-worker pc-table LIB`: the PC table of a target library, for
+//! `fuzz-corpus cover`'s coverage report.
+//!
+//! The corpus itself is not run here: fuzz-corpus runs its entries through
+//! `fuzz-worker serve`, as `merge -lib` does (crashes and hangs cost a
+//! worker, not the report), and each run's features name the counters it
+//! hit. This table says which basic block of the library each counter
+//! stands for, as a module-relative address that the ELF file's symbol
+//! and line tables can name (`fuzz_core::pctable`). Counters are numbered
+//! by `CounterMap`, the same way in every worker that loads the library.
+//!
+//! Each instrumented module registers its inline counters and its PC table
+//! from its constructor, one entry per block in the same order; a counter
+//! region and a PC table are paired by the module they lie in. Blocks of
+//! other instrumented modules loaded with the library are left out.
+
+use crate::coverage::CounterMap;
+use crate::library::Library;
+use crate::sancov;
+use fuzz_core::pctable::PcEntry;
+use std::ffi::{c_int, CStr};
+use std::path::PathBuf;
+
+/// A loaded module: its file, load bias and the address ranges of its
+/// loadable segments.
+struct Module {
+    path: PathBuf,
+    bias: usize,
+    segments: Vec<(usize, usize)>,
+}
+
+impl Module {
+    fn contains(&self, addr: usize) -> bool {
+        self.segments
+            .iter()
+            .any(|&(lo, hi)| lo <= addr && addr < hi)
+    }
+}
+
+/// The entries of `lib`'s own PC table, in counter order; empty when the
+/// library was built without `-fsanitize-coverage=pc-table` (or without
+/// inline 8-bit counters to go with it).
+pub fn pc_table(lib: &Library) -> Vec<PcEntry> {
+    let map = CounterMap::new(lib.uses_pc_map);
+    let regions = sancov::REGIONS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    let tables = sancov::PC_TABLES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    let modules = loaded_modules();
+    let Some(me) = modules.iter().find(|m| {
+        m.path == lib.path || std::fs::canonicalize(&m.path).is_ok_and(|p| p == lib.path)
+    }) else {
+        return Vec::new();
+    };
+    let mine_regions = regions.iter().filter(|r| me.contains(r.start as usize));
+    let mine_tables = tables.iter().filter(|t| me.contains(t.start as usize));
+    let mut out = Vec::new();
+    for (region, table) in mine_regions.zip(mine_tables) {
+        let Some(first) = map.first_counter(region.start) else {
+            continue;
+        };
+        if region.len != table.len {
+            continue; // not a pair after all: no block can be named
+        }
+        // SAFETY: the compiler registered `len` (pc, flags) pairs of words
+        // in a module that stays loaded for the life of the process.
+        let words = unsafe { std::slice::from_raw_parts(table.start, table.len * 2) };
+        for (i, pair) in words.chunks_exact(2).enumerate() {
+            out.push(PcEntry {
+                counter: first + i as u32,
+                offset: pair[0].wrapping_sub(me.bias) as u64,
+                flags: pair[1] as u64,
+            });
+        }
+    }
+    out
+}
+
+/// Every module the dynamic loader has mapped, but the executable.
+fn loaded_modules() -> Vec<Module> {
+    unsafe extern "C" fn each(
+        info: *mut libc::dl_phdr_info,
+        _size: libc::size_t,
+        data: *mut libc::c_void,
+    ) -> c_int {
+        // SAFETY: the loader passes a valid dl_phdr_info, and `data` is the
+        // vector passed to dl_iterate_phdr below.
+        let (info, out) = unsafe { (&*info, &mut *(data as *mut Vec<Module>)) };
+        if info.dlpi_name.is_null() {
+            return 0;
+        }
+        // SAFETY: dlpi_name is a NUL-terminated string when not null.
+        let name = unsafe { CStr::from_ptr(info.dlpi_name) }.to_bytes();
+        if name.is_empty() {
+            return 0; // the executable itself
+        }
+        let bias = info.dlpi_addr as usize;
+        let mut segments = Vec::new();
+        for i in 0..info.dlpi_phnum as usize {
+            // SAFETY: dlpi_phdr has dlpi_phnum entries.
+            let ph = unsafe { &*info.dlpi_phdr.add(i) };
+            if ph.p_type == libc::PT_LOAD {
+                let lo = bias.wrapping_add(ph.p_vaddr as usize);
+                segments.push((lo, lo + ph.p_memsz as usize));
+            }
+        }
+        use std::os::unix::ffi::OsStrExt;
+        out.push(Module {
+            path: PathBuf::from(std::ffi::OsStr::from_bytes(name)),
+            bias,
+            segments,
+        });
+        0
+    }
+    let mut modules: Vec<Module> = Vec::new();
+    // SAFETY: the callback only reads its argument and appends to the
+    // vector, which outlives the call.
+    unsafe {
+        libc::dl_iterate_phdr(
+            Some(each),
+            &mut modules as *mut Vec<Module> as *mut libc::c_void,
+        );
+    }
+    modules
+}
