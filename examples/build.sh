@@ -6,7 +6,8 @@
 #
 # Needs cargo/rustc (stable), gcc and clang-19. Without clang-19 the
 # clang-only variants (libc_parse_clang*.so, libc_parse_fnl*.so,
-# libc_asan*.so, libcmp_c_clang*.so) are skipped with a note on stderr;
+# libc_asan*.so, libcmp_c_clang*.so, libcustom_*.so) are skipped with a
+# note on stderr;
 # everything else is required, and a missing compiler is an error.
 # Cargo's build directory is OUTDIR/cargo, so a second run into the same
 # OUTDIR only relinks what changed. See examples/README.md for what each
@@ -42,7 +43,7 @@ if command -v "$CLANG" >/dev/null; then
 else
     HAVE_CLANG=0
     echo "examples/build.sh: note: $CLANG not found; skipping the clang-19 variants" \
-        "(libc_parse_clang*, libc_parse_fnl*, libc_asan*, libcmp_c_clang*);" \
+        "(libc_parse_clang*, libc_parse_fnl*, libc_asan*, libcmp_c_clang*, libcustom_*);" \
         "install it with: apt-get install clang-19" >&2
 fi
 
@@ -78,6 +79,7 @@ rust_example() {
 rust_example rust-typed rust_typed
 rust_example rust-bytes rust_bytes
 rust_example cmp/rust rust_cmp
+rust_example custom/rust rust_custom
 
 # ------------------------------------------------------------------- C
 CFLAGS_COMMON=(-g -O1 -fPIC -shared -Wall -Wextra -I"$INCLUDE")
@@ -111,6 +113,11 @@ if [ "$HAVE_CLANG" = 1 ]; then
     build_c libc_asan_fixed.so "$CLANG" -fsanitize=address -shared-libasan "${CLANG_COV[@]}" -DFIXED "$HERE/c/asan.c"
     build_c libcmp_c_clang.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/cmp/cmp.c"
     build_c libcmp_c_clang_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/cmp/cmp.c"
+    build_c libcustom_record.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/custom/record.c"
+    build_c libcustom_record_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/custom/record.c"
+    build_c libcustom_record_nomutator.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DNO_CUSTOM_MUTATOR "$HERE/custom/record.c"
+    build_c libcustom_config.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/custom/config.c"
+    build_c libcustom_config_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/custom/config.c"
 fi
 
 echo "examples/build.sh: built $(cd "$OUT" && ls lib*.so | wc -l) libraries in $OUT" >&2

@@ -246,6 +246,17 @@ impl Library {
         }
     }
 
+    /// An optional exported function, by symbol name: `None` when the
+    /// library does not define it (custom mutators, `custom.rs`).
+    ///
+    /// # Safety
+    /// `T` must be the function pointer type of the symbol's prototype.
+    pub unsafe fn optional_function<T: Copy>(&self, symbol: &str) -> Option<T> {
+        // SAFETY: the caller names the prototype; the pointer stays valid
+        // while the library is loaded.
+        unsafe { self.lib.get::<T>(symbol.as_bytes()).ok().map(|f| *f) }
+    }
+
     /// Runs `LLVMFuzzerInitialize` if the library has one.
     pub fn initialize(&self) {
         // SAFETY: the optional libFuzzer initialiser, given an argv that

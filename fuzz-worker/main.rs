@@ -8,6 +8,7 @@
 mod cover;
 mod coverage;
 mod crash;
+mod custom;
 mod forked;
 mod inputs;
 mod library;
@@ -45,14 +46,19 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             sanitizer_runtime,
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
+            let custom = custom::Custom::load(&lib);
             for t in &lib.targets {
                 if json {
-                    let obj = serde_json::json!({
+                    let mut obj = serde_json::json!({
                         "name": t.name,
                         "kind": match t.kind { Kind::LibFuzzer => "libfuzzer", Kind::Typed => "typed" },
                         "symbol": t.symbol,
                         "args": t.args.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
                     });
+                    let mutators = custom.symbols_for(t);
+                    if !mutators.is_empty() {
+                        obj["mutators"] = serde_json::json!(mutators);
+                    }
                     print_line(obj)?;
                 } else {
                     print_line(format!("{}\t{}", t.name, t.signature()))?;

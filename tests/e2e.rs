@@ -19,6 +19,9 @@ mod corpus;
 /// fuzz-corpus cover: a corpus's coverage of a library, listed and drawn.
 #[path = "e2e/cover.rs"]
 mod cover;
+/// Custom mutators: libFuzzer's, and self-mutating custom values.
+#[path = "e2e/custom.rs"]
+mod custom;
 /// Go's `go test` replays corpora our tools wrote.
 #[path = "e2e/go_interop.rs"]
 mod go_interop;

@@ -47,6 +47,34 @@
  * A libFuzzer entry needs nothing from this header; it is declared here for
  * convenience: int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size).
  *
+ * Custom mutators (fuzz-worker(1), CUSTOM MUTATORS), all with this
+ * contract: change the input in place (or build one in out), within the
+ * room given, and return its size; 0 means no input was made. The same
+ * input and seed must give the same result: draw randomness only from
+ * `seed` (fuzz_rng below) and from LLVMFuzzerMutate, which the worker
+ * reseeds from `seed` before each call.
+ *
+ *   size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+ *                                  size_t max_size, unsigned int seed);
+ *   size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
+ *                                    const uint8_t *data2, size_t size2,
+ *                                    uint8_t *out, size_t max_out_size,
+ *                                    unsigned int seed);
+ *       libFuzzer's, for LLVMFuzzerTestOneInput: define them and the
+ *       worker uses them. Either may call the fuzzer's default mutator,
+ *       size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size),
+ *       which fuzz-worker exports.
+ *
+ *   FUZZ_CUSTOM_MUTATOR(tree) { body }
+ *       defines size_t fuzz_mutate_tree(uint8_t *fuzz_data, size_t fuzz_size,
+ *       size_t fuzz_max_size, unsigned int fuzz_seed), the mutator of the
+ *       self-mutating custom type "tree": a typed target declares such an
+ *       argument as custom(tree) in its signature, reads it with
+ *       fuzz_args_read_custom (it is packed as a []byte), and corpus files
+ *       store it as custom("tree", []byte("...")). The name is ASCII
+ *       letters, digits and _; a custom type without a mutator is never
+ *       changed by fuzzing.
+ *
  * C99, no dependencies beyond the standard headers. Build the library with
  * SanitizerCoverage, e.g.
  *     clang-19 -g -O1 -fPIC -shared \
@@ -102,6 +130,61 @@
 #define FUZZ_TARGET_BYTES(name) FUZZ_TARGET(name, "[]byte")
 
 FUZZ_EXTERN_C int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Custom mutators: see the comment at the top. Declared with default
+ * visibility, so that a definition is exported even under
+ * -fvisibility=hidden. */
+FUZZ_EXTERN_C FUZZ_EXPORT size_t LLVMFuzzerCustomMutator(uint8_t *data,
+                                                         size_t size,
+                                                         size_t max_size,
+                                                         unsigned int seed);
+FUZZ_EXTERN_C FUZZ_EXPORT size_t LLVMFuzzerCustomCrossOver(
+    const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
+    uint8_t *out, size_t max_out_size, unsigned int seed);
+/* The fuzzer's default mutator, which custom mutators may call. */
+FUZZ_EXTERN_C size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
+                                      size_t max_size);
+
+/*
+ * FUZZ_CUSTOM_MUTATOR(name) { body }: opens the definition of the exported
+ * size_t fuzz_mutate_name(uint8_t *fuzz_data, size_t fuzz_size,
+ * size_t fuzz_max_size, unsigned int fuzz_seed), the mutator of the custom
+ * type name (ASCII letters, digits and _).
+ */
+#define FUZZ_CUSTOM_MUTATOR(name)                                              \
+    FUZZ_EXTERN_C FUZZ_EXPORT size_t fuzz_mutate_##name(                       \
+        uint8_t *fuzz_data, size_t fuzz_size, size_t fuzz_max_size,            \
+        unsigned int fuzz_seed);                                               \
+    FUZZ_EXTERN_C FUZZ_EXPORT size_t fuzz_mutate_##name(                       \
+        FUZZ_MAYBE_UNUSED uint8_t *fuzz_data,                                  \
+        FUZZ_MAYBE_UNUSED size_t fuzz_size,                                    \
+        FUZZ_MAYBE_UNUSED size_t fuzz_max_size,                                \
+        FUZZ_MAYBE_UNUSED unsigned int fuzz_seed)
+
+/* A small deterministic generator (SplitMix64) for custom mutators: seed it
+ * with the seed the fuzzer passed. */
+typedef struct fuzz_rng {
+    uint64_t state;
+} fuzz_rng;
+
+static inline fuzz_rng fuzz_rng_init(unsigned int seed) {
+    fuzz_rng r;
+    r.state = (uint64_t)seed ^ UINT64_C(0x6a09e667f3bcc909);
+    return r;
+}
+
+/* The next 64 random bits. */
+static inline uint64_t fuzz_rng_next(fuzz_rng *r) {
+    uint64_t z = (r->state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* A number in [0, n); 0 when n is 0. */
+static inline size_t fuzz_rng_below(fuzz_rng *r, size_t n) {
+    return n ? (size_t)(fuzz_rng_next(r) % (uint64_t)n) : 0;
+}
 
 /* A cursor over packed arguments. */
 typedef struct fuzz_args {
@@ -236,6 +319,12 @@ static inline bool fuzz_args_read_bytes(fuzz_args *a, const uint8_t **ptr,
 
 /* A string: encoded as a []byte; not NUL-terminated, any bytes. */
 static inline bool fuzz_args_read_string(fuzz_args *a, const uint8_t **ptr,
+                                         size_t *len) {
+    return fuzz_args_read_bytes(a, ptr, len);
+}
+
+/* A custom value (custom(name) in the signature): encoded as a []byte. */
+static inline bool fuzz_args_read_custom(fuzz_args *a, const uint8_t **ptr,
                                          size_t *len) {
     return fuzz_args_read_bytes(a, ptr, len);
 }

@@ -49,7 +49,8 @@ pub trait GoType {
 /// Implemented for `&[u8]`, `Vec<u8>` (`[]byte`); `&str`, `String`,
 /// [`GoStr`] (`string`); `bool`; `i8`, `i16`, `i32`, `i64`, `isize` (`int`);
 /// `u8`, `u16`, `u32`, `u64`, `usize` (`uint`); `char` (`rune`); `f32`,
-/// `f64`.
+/// `f64`; and by [`custom_value!`](crate::custom_value) for a
+/// [`CustomValue`](crate::CustomValue) type (`custom(NAME)`).
 pub trait FuzzArg<'a>: GoType + Sized {
     /// Reads one value; `None` when the bytes do not hold one, which rejects
     /// the input.
