@@ -7,15 +7,15 @@ use std::path::PathBuf;
 #[command(
     name = "fuzz-run",
     version,
-    about = "Replay a target library's seed corpus, or fuzz one of its targets (go test -fuzz for shared objects)",
-    long_about = "Without -fuzz, fuzz-run works like plain `go test`: every target of LIB replays its seed corpus, the files in <testdata>/fuzz/<Target>/ (every regular file whatever its name, in name order; subdirectories are ignored), and the results are reported on standard output in go test's format (see OUTPUT in fuzz-run(1)). -run REGEXP selects targets and -run Target/NAME single entries, as go test -run does: the pattern is split on '/', the first part matches target names and the second seed file names, both unanchored. -v prints a line per entry, -json one JSON object per entry and per target.\n\nEvery seed file must be a \"go test fuzz v1\" file holding the target's argument types ([]byte for a libFuzzer entry point; fuzz-convert import makes such files from raw ones). As in Go, one malformed file or one of the wrong types fails its whole target: every bad file is listed as file:line: reason and none of that target's entries runs. A target without a seed corpus passes. The entries of each target run in one fuzz-worker process under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and the others still run.\n\nExit status 0 when every entry passes, 1 when any fails, crashes or hangs or any seed file is bad, 2 on misuse: a library that cannot be loaded, an invalid regular expression, -run matching no target (or, with Target/NAME, no entry).\n\nWith -fuzz REGEXP, fuzz-run fuzzes the one target the expression matches (none or several: exit 2 naming them). It loads the seed corpus and the generated corpus (the cache; see FILES), starts -parallel fuzz-worker processes, runs every entry once for baseline coverage (an empty corpus starts from the zero values), then hands entries out round-robin for the workers to mutate with Go's mutator. An input that reaches new coverage is minimized (for at most 1 s) and written to the cache; a failure is minimized within -fuzzminimizetime, written to testdata/fuzz/<Target>/ and reported like go test's (see FUZZING OUTPUT), exit 1. A worker that crashes, hangs past -timeout or passes -rss_limit_mb is a finding too: the exact input is read from the memory it shares with fuzz-run, a crash is minimized keeping its crash site (each candidate in a forked child), and the worker is replaced. With -keepfuzzing, one crasher per crash site is kept and fuzzing goes on. Progress goes to standard error every 3 seconds in Go's words. Ctrl-C stops the workers and exits 0, or 1 when a crasher was saved (a failure being minimized is saved as it stands).\n\nThe flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, -keepfuzzing, -fuzzcachedir, -max_len, -seed) are ignored without it."
+    about = "Replay a target library's seed corpus, or fuzz its targets (go test -fuzz for shared objects)",
+    long_about = "Without -fuzz, fuzz-run works like plain `go test`: every target of LIB replays its seed corpus, the files in <testdata>/fuzz/<Target>/ (every regular file whatever its name, in name order; subdirectories are ignored), and the results are reported on standard output in go test's format (see OUTPUT in fuzz-run(1)). -run REGEXP selects targets and -run Target/NAME single entries, as go test -run does: the pattern is split on '/', the first part matches target names and the second seed file names, both unanchored. -v prints a line per entry, -json one JSON object per entry and per target.\n\nEvery seed file must be a \"go test fuzz v1\" file holding the target's argument types ([]byte for a libFuzzer entry point; fuzz-convert import makes such files from raw ones). As in Go, one malformed file or one of the wrong types fails its whole target: every bad file is listed as file:line: reason and none of that target's entries runs. A target without a seed corpus passes. The entries of each target run in one fuzz-worker process under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and the others still run.\n\nExit status 0 when every entry passes, 1 when any fails, crashes or hangs or any seed file is bad, 2 on misuse: a library that cannot be loaded, an invalid regular expression, -run matching no target (or, with Target/NAME, no entry).\n\nWith -fuzz REGEXP, fuzz-run fuzzes the target the expression matches (none: exit 2 naming the targets there are; several take turns, see SEVERAL TARGETS in fuzz-run(1)). It loads the seed corpus and the generated corpus (the cache; see FILES), starts -parallel fuzz-worker processes, runs every entry once for baseline coverage (an empty corpus starts from the zero values), then lets the workers mutate: Go's mutator, plus what Go lacks (each off with its flag): comparison operands written into inputs (-use_cmp) and those that paid off kept as dictionary words (-auto_dict), dictionary words (-dict), parents chosen by the rarity of the coverage they reach instead of round-robin (-entropic), two entries spliced into one (-cross_over), and inputs that grow by small steps (-len_control). An input that reaches new coverage is minimized (for at most 1 s) and written to the cache; a failure is minimized within -fuzzminimizetime, written to testdata/fuzz/<Target>/ and reported like go test's (see FUZZING OUTPUT), exit 1. A worker that crashes, hangs past -timeout or passes -rss_limit_mb is a finding too: the exact input is read from the memory it shares with fuzz-run, a crash is minimized keeping its crash site (each candidate in a forked child), and the worker is replaced. With -keepfuzzing, one crasher per crash site is kept and fuzzing goes on. Progress goes to standard error every 3 seconds in Go's words. Ctrl-C stops the workers and exits 0, or 1 when a crasher was saved (a failure being minimized is saved as it stands).\n\nThe flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, -keepfuzzing, -fuzzcachedir, -max_len, -dict, -use_cmp, -auto_dict, -entropic, -cross_over, -len_control, -seed) are ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
     #[arg(value_name = "LIB.so")]
     pub lib: PathBuf,
 
-    /// Fuzz the target whose name matches this regular expression (exactly one must match).
+    /// Fuzz the target whose name matches this regular expression; several matching take turns.
     #[arg(long = "fuzz", value_name = "REGEXP")]
     pub fuzz: Option<String>,
 
@@ -66,6 +66,22 @@ pub struct Cli {
     /// Use the operands of the comparisons the target makes to guide mutation (1, the default) or not (0).
     #[arg(long = "use_cmp", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
     pub use_cmp: bool,
+
+    /// Choose which entry to mutate by the rarity of the coverage it reaches, small entries first (1, the default), or round-robin as Go does (0).
+    #[arg(long = "entropic", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    pub entropic: bool,
+
+    /// Now and then splice two entries into one before mutating (1, the default), or never (0).
+    #[arg(long = "cross_over", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    pub cross_over: bool,
+
+    /// Keep the comparison operands that led to new coverage as dictionary words (1, the default), or not (0). Needs -use_cmp.
+    #[arg(long = "auto_dict", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    pub auto_dict: bool,
+
+    /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to -max_len at once.
+    #[arg(long = "len_control", value_name = "N", default_value_t = 100)]
+    pub len_control: u32,
 
     /// Seed of the random generator, for a reproducible run.
     #[arg(long = "seed", value_name = "N")]
@@ -147,11 +163,37 @@ A failure, on standard output:
 
 A worker's death reads \"fuzzing process crashed: SIGSEGV\" (or asan: heap-buffer-overflow, stack overflow, SIGABRT (Rust panic)), \"fuzzing process hung: an input ran longer than 10s (-timeout)\", \"fuzzing process ran out of memory (…)\" or \"fuzzing process exited unexpectedly: exit status 3\", followed by the target's report with a symbolized backtrace. A seed that fails during baseline is reported with \"failure while testing seed corpus entry: Target/NAME\" and is not written again. A run that ends without failure prints PASS and ok, a tab, LIB and the time.
 
--json :: Replaces the standard output above with one JSON object per line, each with event and elapsed (seconds): start; baseline (entries, coverage: the number of coverage features the corpus reaches, workers); progress, every 3 s (execs, execs_per_sec, new_interesting, total, coverage); new_input (path, size: the bytes of its []byte and string arguments, file_size: the v1 file's, new_features, coverage); failure (kind, message, report, path: the crasher written or null for a failing seed, site: the crash site, seed_entry); end (execs, new_interesting, coverage, failures, interrupted). Progress lines still go to standard error.
+-json :: Replaces the standard output above with one JSON object per line, each with event, target (the target's name) and elapsed (seconds since the run started): start; turn, only when several targets take turns (workers, seconds: how long the turn may last, null for until the target is done); baseline (entries, coverage: the number of coverage features the corpus reaches, workers); progress, every 3 s (execs, execs_per_sec, new_interesting, total, coverage); new_input (path, size: the bytes of its []byte and string arguments, file_size: the v1 file's, new_features, coverage); failure (kind, message, report, path: the crasher written or null for a failing seed, site: the crash site, seed_entry); end (execs, new_interesting, coverage, failures, interrupted). A target whose seed corpus is malformed has only a failure event (kind \"malformed seed corpus\"). Progress lines still go to standard error.
 
 Crash site :: The failure's kind and the top three frames inside the target library, as module + offset (for a typed target's failure: where a Rust panic happened). -keepfuzzing keeps one crasher per site; minimization keeps the site, so a shrink never turns one bug into another.
 
 Reproducible runs :: With -seed N and -parallel 1 on a deterministic target, a run with -fuzztime Nx makes the same inputs, the same corpus and the same counts every time: work is handed out in slices of executions, not of time.",
+        ),
+        (
+            "SEVERAL TARGETS",
+            "When -fuzz matches several targets (Go refuses to), they take turns: during a turn, all -parallel workers serve one target; when the turn is over they stop, and the next target's workers start. Each target keeps its own corpus, coverage, cache directory, crash sites and counts for the whole run; its baseline runs once, on its first turn, and the fresh workers of a later turn are given its coverage and corpus instead. The targets take turns in the library's order, round-robin, so that each gets time early; a turn lasts at most 10 s, and hands over once the work in flight is done (a failure being minimized is finished first).
+
+-fuzztime D :: The run takes D: each of the k targets has D/k, in turns. A target that stops early leaves its time to the others.
+
+-fuzztime Nx :: N executions for each target, the work it would get alone. With -seed, each target has a single turn, one after the other, so that each target's run is the reproducible run it would be alone.
+
+No -fuzztime :: Turns of 10 s until Ctrl-C.
+
+A failure stops its target only (under -keepfuzzing, not even that): it is written and reported as above, and the other targets keep their turns; the exit status is then 1. A failing or malformed seed corpus fails its target the same way. Ctrl-C stops the run: every target ends where it stands (a failure being minimized is saved as it stands), exit 0, or 1 when any crasher was saved.
+
+Standard error starts with a line naming the targets and how they share the run, each turn starts with a line, and every line about a target ends with its name in brackets:
+
+    fuzz: fuzzing 2 targets, 30s each, in turns of up to 10s: FuzzFlags, FuzzRecord
+    fuzz: elapsed: 0s, turn of up to 10s with 2 workers [FuzzFlags]
+    fuzz: elapsed: 0s, gathering baseline coverage: 0/4 completed [FuzzFlags]
+    fuzz: elapsed: 3s, execs: 120934 (40311/sec), new interesting: 12 (total: 16) [FuzzFlags]
+    fuzz: elapsed: 10s, turn of up to 10s with 2 workers [FuzzRecord]
+
+The last line of a turn is its target's progress; the rate counts only the target's own turns. On standard output, failures are reported as they are found; at the end, a --- PASS: Target (T) line for each target without failure (T: the time its turns took), then PASS and ok, or FAIL and FAIL, once for the run.",
+        ),
+        (
+            "CUSTOM MUTATORS",
+            "When the library exports custom mutators (libFuzzer's LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver, or fuzz_mutate_NAME for a typed target's custom(NAME) arguments: fuzz-worker(1) documents them), the workers use them to make inputs, seeding each call from the run's own generator, so that a run with -seed stays reproducible. The seed and crasher files of a target with custom arguments hold custom(\"NAME\", []byte(\"…\")) lines, which go test does not read.",
         ),
         ("EXIT STATUS", crate::man::EXIT_STATUS),
         (
@@ -181,7 +223,11 @@ Replay one target's corpus, showing every entry, then one entry:
 
 Fuzz the target FuzzParse for ten minutes with two workers:
 
-    fuzz-run -fuzz '^FuzzParse$' -fuzztime 10m -parallel 2 ./libparse.so",
+    fuzz-run -fuzz '^FuzzParse$' -fuzztime 10m -parallel 2 ./libparse.so
+
+Fuzz every target of the library for an hour in all, taking turns:
+
+    fuzz-run -fuzz . -fuzztime 1h ./libparse.so",
         ),
     ],
 };

@@ -10,20 +10,30 @@
 //! it was running is read from its shared memory, written, and the worker
 //! replaced. Progress goes to stderr every 3 s in Go's words; results to
 //! stdout, or as JSON events with -json.
+//!
+//! Beyond Go, -fuzz may match several targets. Each has its own
+//! [`Coordinator`] (corpus, coverage, cache, crash sites, counters) for the
+//! whole run, and they take turns (`turns.rs` decides who and how long):
+//! a turn starts -parallel workers for its target and stops them when it
+//! ends. The baseline runs once, on a target's first turn; a later turn's
+//! fresh workers learn the coverage and the corpus with their first slice,
+//! as a replaced worker does. A turn hands over when its time is up, once
+//! the work in flight is done (a failure being minimized included).
 
 use crate::report::{Failure, Reporter};
 use crate::targets::{self, TargetInfo};
+use crate::turns::{Schedule, Turn, TURN};
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::cache::{self, CacheEnv};
-use fuzz_core::duration::Limit;
+use fuzz_core::duration::{format_secs, Limit};
 use fuzz_core::protocol::{Exec, Found, Keep, Request, Response};
 use fuzz_core::worker::{Event, Killed, Spawn, Worker};
 use fuzz_core::{codec, corpus, digest, fsutil, value, ArgType, Value};
 use serde_json::json;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 /// Budget for minimizing an input that brought new coverage: Go spends up
@@ -73,6 +83,20 @@ enum Job {
     },
 }
 
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TurnEnd {
+    /// Its time was up: the next target's turn.
+    HandOver,
+    /// The target is done: its -fuzztime, or a failure that stops it.
+    Finished,
+    /// Ctrl-C: every target stops.
+    Interrupted,
+}
+
+/// One target's fuzzing, over all of its turns. The per-worker vectors
+/// (`workers`, `jobs`, `ids`, `synced`, `shared`, `promised`, `ready`)
+/// hold the current turn's workers, by slot; they are empty between turns.
 struct Coordinator<'a> {
     cli: &'a Cli,
     target: TargetInfo,
@@ -83,15 +107,25 @@ struct Coordinator<'a> {
     spawn_dir: tempfile::TempDir,
     worker_bin: PathBuf,
     capacity: usize,
+    parallel: usize,
     workers: Vec<Option<Worker>>,
+    /// The spawn number of each slot's worker: events carry it, and those
+    /// of workers no longer in a slot (a turn before, a replaced one) are
+    /// dropped.
+    ids: Vec<usize>,
+    spawned: usize,
     jobs: Vec<Job>,
-    events: std::sync::mpsc::Sender<Event>,
+    events: Sender<Event>,
+    rx: Receiver<Event>,
     corpus: Vec<Entry>,
     hashes: HashSet<String>,
     next: usize,
     coverage: HashSet<u32>,
     coverage_log: Vec<u32>,
     synced: Vec<usize>,
+    /// How many corpus entries each worker holds a copy of (the search
+    /// beyond Go's chooses parents and splices among them).
+    shared: Vec<usize>,
     /// Executions promised to each worker's slice in flight, so that
     /// -fuzztime Nx is not overshot by slices running side by side.
     promised: Vec<u64>,
@@ -101,15 +135,33 @@ struct Coordinator<'a> {
     execs: u64,
     new_interesting: usize,
     baseline_count: usize,
+    /// The baseline, run on the target's first turn: entries not handed
+    /// out yet (last first), how many answered, how many in all.
+    baseline_queue: Vec<usize>,
+    baseline_done: usize,
+    baseline_total: usize,
+    /// The first turn began (the baseline was set up).
+    begun: bool,
+    /// The baseline is done: workers mutate.
+    fuzzing: bool,
     sites: HashSet<String>,
     failures: usize,
     stopping: bool,
+    /// The target is done: its end reported.
+    finished: bool,
     rng: u64,
     reporter: Reporter,
     minimize_types: bool,
+    /// Several targets share the run.
+    several: bool,
+    /// Time spent in the target's turns before the current one, and when
+    /// the current one began.
+    used: Duration,
+    turn_began: Option<Instant>,
 }
 
 pub fn run(cli: &Cli) -> Result<Status, CliError> {
+    let start = Instant::now();
     let pattern = cli.fuzz.as_deref().unwrap_or_default();
     if let Some(dict) = &cli.dict {
         // Checked here, so that a bad dictionary is one line naming the
@@ -119,8 +171,8 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     }
     let worker_bin = fuzz_cli::find_worker::path()?;
     let targets = targets::list(&worker_bin, &cli.lib)?;
-    let target = targets::select_for_fuzz(&targets, pattern)?.clone();
-    let seed_dir = cache::seed_dir(&cli.testdata, &target.name);
+    let chosen = targets::select_for_fuzz(&targets, pattern)?;
+    let several = chosen.len() > 1;
     let env = CacheEnv {
         flag: cli.fuzzcachedir.clone(),
         fuzzcache: std::env::var_os("FUZZCACHE"),
@@ -129,128 +181,331 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     };
     let cache_root = env.root()?;
     let lib_id = cache::library_id(&cli.lib)?;
-    let cache_dir = cache::target_dir(&cache_root, &lib_id, &target.name);
-
-    let reporter = Reporter::new(cli.json);
-    let (seeds, malformed) = load(&seed_dir, &target.args, Origin::Seed);
-    if !malformed.is_empty() {
-        // As Go: a bad seed file fails the target before any fuzzing.
-        let details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
-        if cli.json {
-            reporter.event(json!({"event": "failure", "kind": "malformed seed corpus", "message": details.join("\n")}))?;
-        } else {
-            Failure {
-                target: &target.name,
-                elapsed: reporter.elapsed(),
-                headline: "malformed seed corpus",
-                details: &details.join("\n"),
-                written: None,
-                lib: &cli.lib.display().to_string(),
-                seed_entry: None,
-            }
-            .print()?;
+    let lib_shown = cli.lib.display().to_string();
+    let mut coordinators = Vec::new();
+    let mut malformed = 0;
+    for target in chosen {
+        let cache_dir = cache::target_dir(&cache_root, &lib_id, &target.name);
+        let reporter = Reporter::new(cli.json, start, &target.name, several);
+        match Coordinator::open(cli, target, cache_dir, &worker_bin, reporter, several)? {
+            Some(c) => coordinators.push(c),
+            // As Go: a bad seed file fails the target before any fuzzing.
+            None if !several => return Ok(Status::Finding),
+            None => malformed += 1,
         }
-        return Ok(Status::Finding);
     }
-    let (cached, bad_cache) = load(&cache_dir, &target.args, Origin::Cache);
-    for e in bad_cache {
-        fuzz_cli::exit::warn("fuzz-run", &format!("skipping cache entry {e}"));
-    }
-    for e in &cached {
-        touch(&cache_dir.join(&e.name));
+
+    if several {
+        let names: Vec<&str> = coordinators
+            .iter()
+            .map(|c| c.target.name.as_str())
+            .collect();
+        announce(cli, &names);
     }
 
     fuzz_cli::interrupt::install();
 
-    let (tx, rx) = channel();
-    let spawn_dir = tempfile::Builder::new()
-        .prefix("fuzz-run-")
-        .tempdir_in(if Path::new("/dev/shm").is_dir() {
-            Path::new("/dev/shm")
-        } else {
-            Path::new("/tmp")
-        })
-        .or_else(|_| tempfile::tempdir())
-        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))?;
-    let parallel = cli
-        .parallel
-        .map(|p| p as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let parallel = match cli.fuzztime {
-        Some(Limit::Count(n)) => parallel.min(n.max(1) as usize),
-        _ => parallel,
+    let mut schedule = Schedule::new(coordinators.len(), cli.fuzztime, cli.seed.is_some());
+    let mut interrupted = false;
+    while let Some(turn) = schedule.next_turn() {
+        if fuzz_cli::interrupt::interrupted() {
+            interrupted = true;
+            break;
+        }
+        let c = &mut coordinators[turn.target];
+        let began = Instant::now();
+        let end = c.take_turn(&turn)?;
+        let time_up = schedule.spent(turn.target, began.elapsed(), end != TurnEnd::HandOver);
+        if time_up {
+            c.finish(false)?;
+        }
+        if end == TurnEnd::Interrupted {
+            interrupted = true;
+            break;
+        }
     }
-    .max(1);
-    let mut largest = 0;
-    for e in seeds.iter().chain(&cached) {
-        largest = largest.max(e.text.len());
+    // Ctrl-C: every target not done yet ends where it stands.
+    for c in coordinators.iter_mut().filter(|c| !c.finished) {
+        c.finish(interrupted)?;
     }
-    let capacity = capacity_for(&target.args, cli.max_len).max(largest) + 64;
-    let rng = cli.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    });
-    let minimize_types = target
-        .args
-        .iter()
-        .any(|a| matches!(a, ArgType::Bytes | ArgType::String));
-    let mut c = Coordinator {
-        cli,
-        lib_shown: cli.lib.display().to_string(),
-        // The worker loads the canonical path: crash reports name that file.
-        lib_file: std::fs::canonicalize(&cli.lib)
-            .unwrap_or_else(|_| cli.lib.clone())
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        target,
-        seed_dir,
-        cache_dir,
-        spawn_dir,
-        worker_bin,
-        capacity,
-        workers: Vec::new(),
-        jobs: Vec::new(),
-        events: tx,
-        corpus: Vec::new(),
-        hashes: HashSet::new(),
-        next: 0,
-        coverage: HashSet::new(),
-        coverage_log: Vec::new(),
-        synced: Vec::new(),
-        promised: Vec::new(),
-        ready: Vec::new(),
-        execs: 0,
-        new_interesting: 0,
-        baseline_count: 0,
-        sites: HashSet::new(),
-        failures: 0,
-        stopping: false,
-        rng,
-        reporter: {
-            reporter.event(json!({"event": "start"}))?;
-            reporter
-        },
-        minimize_types,
+
+    let failed = malformed + coordinators.iter().filter(|c| c.failures > 0).count();
+    let status = if failed > 0 {
+        Status::Finding
+    } else {
+        Status::Success
     };
-    for e in seeds.into_iter().chain(cached) {
-        c.add(e);
+    if !cli.json {
+        let mut out = String::new();
+        if several {
+            // The failures were reported as they were found; the rest pass.
+            for c in coordinators.iter().filter(|c| c.failures == 0) {
+                out.push_str(&format!(
+                    "--- PASS: {} ({:.2}s)\n",
+                    c.target.name,
+                    c.used.as_secs_f64()
+                ));
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        out.push_str(&match status {
+            Status::Success => format!("PASS\nok  \t{lib_shown}\t{secs:.3}s"),
+            _ => format!("FAIL\nFAIL\t{lib_shown}\t{secs:.3}s"),
+        });
+        fuzz_cli::io::print_line(out)?;
     }
-    c.baseline_count = c.corpus.len();
-    for i in 0..parallel {
-        let w = c.spawn(i)?;
-        c.workers.push(Some(w));
-        c.jobs.push(Job::Idle);
-        c.synced.push(0);
-        c.promised.push(0);
-        c.ready.push(false);
+    Ok(status)
+}
+
+/// Says, when several targets match, which are fuzzed (those whose seed
+/// corpus loaded) and how they share the run.
+fn announce(cli: &Cli, names: &[&str]) {
+    let n = names.len();
+    let list = names.join(", ");
+    let turns = format!("in turns of up to {}", format_secs(TURN.as_secs()));
+    let how = match cli.fuzztime {
+        _ if n < 2 => String::new(),
+        Some(Limit::Time(d)) => format!(", {} each, {turns}", fmt_duration(d / n as u32)),
+        Some(Limit::Count(c)) if cli.seed.is_some() => {
+            format!(", {c} executions each, one after another")
+        }
+        Some(Limit::Count(c)) => format!(", {c} executions each, {turns}"),
+        None => format!(", {turns} until stopped"),
+    };
+    let plural = if n == 1 { "" } else { "s" };
+    if n > 0 {
+        eprintln!("fuzz: fuzzing {n} target{plural}{how}: {list}");
     }
-    let result = c.main_loop(&rx);
-    for w in c.workers.drain(..).flatten() {
-        w.stop();
+}
+
+/// A duration as Go prints one (`2.5s`, `1m0s`, `250ms`), to the
+/// millisecond.
+fn fmt_duration(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{}ms", d.as_millis())
+    } else if d.subsec_millis() == 0 || d >= Duration::from_secs(60) {
+        format_secs(d.as_secs())
+    } else {
+        format!("{}.{:03}", d.as_secs(), d.subsec_millis())
+            .trim_end_matches('0')
+            .to_string()
+            + "s"
     }
-    result
+}
+
+impl<'a> Coordinator<'a> {
+    /// Loads `target`'s seed corpus and cache. A malformed seed corpus fails
+    /// the target before any fuzzing, as in Go: it is reported, and `None`.
+    fn open(
+        cli: &'a Cli,
+        target: &TargetInfo,
+        cache_dir: PathBuf,
+        worker_bin: &Path,
+        reporter: Reporter,
+        several: bool,
+    ) -> Result<Option<Coordinator<'a>>, CliError> {
+        let target = target.clone();
+        let seed_dir = cache::seed_dir(&cli.testdata, &target.name);
+        let (seeds, malformed) = load(&seed_dir, &target.args, Origin::Seed);
+        if !malformed.is_empty() {
+            let details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
+            if cli.json {
+                reporter.event(json!({"event": "failure", "kind": "malformed seed corpus", "message": details.join("\n")}))?;
+            } else {
+                Failure {
+                    target: &target.name,
+                    elapsed: if several {
+                        Duration::ZERO
+                    } else {
+                        reporter.elapsed()
+                    },
+                    headline: "malformed seed corpus",
+                    details: &details.join("\n"),
+                    written: None,
+                    lib: &cli.lib.display().to_string(),
+                    seed_entry: None,
+                }
+                .print()?;
+            }
+            return Ok(None);
+        }
+        let (cached, bad_cache) = load(&cache_dir, &target.args, Origin::Cache);
+        for e in bad_cache {
+            fuzz_cli::exit::warn("fuzz-run", &format!("skipping cache entry {e}"));
+        }
+        for e in &cached {
+            touch(&cache_dir.join(&e.name));
+        }
+
+        let (tx, rx) = channel();
+        let spawn_dir = tempfile::Builder::new()
+            .prefix("fuzz-run-")
+            .tempdir_in(if Path::new("/dev/shm").is_dir() {
+                Path::new("/dev/shm")
+            } else {
+                Path::new("/tmp")
+            })
+            .or_else(|_| tempfile::tempdir())
+            .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))?;
+        let parallel = cli
+            .parallel
+            .map(|p| p as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let parallel = match cli.fuzztime {
+            Some(Limit::Count(n)) => parallel.min(n.max(1) as usize),
+            _ => parallel,
+        }
+        .max(1);
+        let mut largest = 0;
+        for e in seeds.iter().chain(&cached) {
+            largest = largest.max(e.text.len());
+        }
+        let capacity = capacity_for(&target.args, cli.max_len).max(largest) + 64;
+        let rng = cli.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        let minimize_types = target
+            .args
+            .iter()
+            .any(|a| matches!(a, ArgType::Bytes | ArgType::String));
+        reporter.event(json!({"event": "start"}))?;
+        let mut c = Coordinator {
+            cli,
+            lib_shown: cli.lib.display().to_string(),
+            // The worker loads the canonical path: crash reports name that file.
+            lib_file: std::fs::canonicalize(&cli.lib)
+                .unwrap_or_else(|_| cli.lib.clone())
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            target,
+            seed_dir,
+            cache_dir,
+            spawn_dir,
+            worker_bin: worker_bin.to_path_buf(),
+            capacity,
+            parallel,
+            workers: Vec::new(),
+            ids: Vec::new(),
+            spawned: 0,
+            jobs: Vec::new(),
+            events: tx,
+            rx,
+            corpus: Vec::new(),
+            hashes: HashSet::new(),
+            next: 0,
+            coverage: HashSet::new(),
+            coverage_log: Vec::new(),
+            synced: Vec::new(),
+            shared: Vec::new(),
+            promised: Vec::new(),
+            ready: Vec::new(),
+            execs: 0,
+            new_interesting: 0,
+            baseline_count: 0,
+            baseline_queue: Vec::new(),
+            baseline_done: 0,
+            baseline_total: 0,
+            begun: false,
+            fuzzing: false,
+            sites: HashSet::new(),
+            failures: 0,
+            stopping: false,
+            finished: false,
+            rng,
+            reporter,
+            minimize_types,
+            several,
+            used: Duration::ZERO,
+            turn_began: None,
+        };
+        for e in seeds.into_iter().chain(cached) {
+            c.add(e);
+        }
+        c.baseline_count = c.corpus.len();
+        Ok(Some(c))
+    }
+
+    /// One turn: -parallel workers for this target, fuzzing until the
+    /// turn's time is up (then handing over) or the target is done. The
+    /// workers are stopped when it ends, whatever the outcome.
+    fn take_turn(&mut self, turn: &Turn) -> Result<TurnEnd, CliError> {
+        self.turn_began = Some(Instant::now());
+        if self.several {
+            self.reporter.resume();
+            let workers = self.parallel;
+            self.reporter.say_elapsed(&match turn.length {
+                Some(d) => format!("turn of up to {} with {workers} workers", fmt_duration(d)),
+                None => format!("turn with {workers} workers, until done"),
+            });
+            self.reporter.event(json!({
+                "event": "turn", "workers": self.parallel,
+                "seconds": turn.length.map(|d| (d.as_secs_f64() * 1000.0).round() / 1000.0),
+            }))?;
+        }
+        let mut result = Ok(TurnEnd::Finished);
+        for slot in 0..self.parallel {
+            self.workers.push(None);
+            self.ids.push(usize::MAX);
+            self.jobs.push(Job::Idle);
+            self.synced.push(0);
+            self.shared.push(0);
+            self.promised.push(0);
+            self.ready.push(false);
+            if let Err(e) = self.replace_worker(slot) {
+                result = Err(e);
+                break;
+            }
+        }
+        if result.is_ok() {
+            result = self.turn_loop(turn);
+        }
+        self.stop_workers();
+        if let Some(began) = self.turn_began.take() {
+            self.used += began.elapsed();
+        }
+        result
+    }
+
+    /// Stops the turn's workers (all at once: killed, then reaped) and
+    /// empties their slots.
+    fn stop_workers(&mut self) {
+        for w in self.workers.iter_mut().flatten() {
+            w.kill(Killed::Stopping);
+        }
+        for w in self.workers.drain(..).flatten() {
+            let capture = self
+                .spawn_dir
+                .path()
+                .join(format!("worker{}.stderr", w.index));
+            w.stop();
+            let _ = std::fs::remove_file(capture);
+        }
+        self.ids.clear();
+        self.jobs.clear();
+        self.synced.clear();
+        self.shared.clear();
+        self.promised.clear();
+        self.ready.clear();
+    }
+
+    /// The slot of the worker an event comes from; `None` for a worker no
+    /// longer in a slot.
+    fn slot_of(&self, id: usize) -> Option<usize> {
+        self.ids.iter().position(|&i| i == id)
+    }
+
+    /// How long the target has been fuzzed, for its `--- FAIL` line: since
+    /// the run started when it has the run to itself, else its turns'.
+    fn target_elapsed(&self) -> Duration {
+        if self.several {
+            self.used + self.turn_began.map_or(Duration::ZERO, |b| b.elapsed())
+        } else {
+            self.reporter.elapsed()
+        }
+    }
 }
 
 /// Reads every entry of a corpus directory, type-checked; the good ones and
@@ -305,7 +560,7 @@ fn capacity_for(types: &[ArgType], max_len: usize) -> usize {
 }
 
 impl Coordinator<'_> {
-    fn spawn(&self, index: usize) -> Result<Worker, CliError> {
+    fn spawn(&self, id: usize) -> Result<Worker, CliError> {
         let spawn = Spawn {
             worker: &self.worker_bin,
             lib: &self.cli.lib,
@@ -315,14 +570,19 @@ impl Coordinator<'_> {
             sanitizer_runtime: None,
             dict: self.cli.dict.as_deref(),
         };
-        Worker::spawn(index, &spawn, self.events.clone()).map_err(CliError::misuse)
+        Worker::spawn(id, &spawn, self.events.clone()).map_err(CliError::misuse)
     }
 
-    /// A new worker in place of worker `w`, told all coverage once ready.
+    /// A new worker in slot `w` (in place of the one there, if any), told
+    /// all coverage and the corpus with its first slice once ready.
     fn replace_worker(&mut self, w: usize) -> Result<(), CliError> {
-        let fresh = self.spawn(w)?;
+        let id = self.spawned;
+        self.spawned += 1;
+        let fresh = self.spawn(id)?;
         self.workers[w] = Some(fresh);
+        self.ids[w] = id;
         self.synced[w] = 0;
+        self.shared[w] = 0;
         self.ready[w] = false;
         Ok(())
     }
@@ -393,18 +653,14 @@ impl Coordinator<'_> {
         }
     }
 
-    fn main_loop(&mut self, rx: &Receiver<Event>) -> Result<Status, CliError> {
-        let start = Instant::now();
-        let deadline = match self.cli.fuzztime {
-            Some(Limit::Time(d)) => Some(start + d),
-            _ => None,
-        };
-        let mut baseline_queue: Vec<usize> = (0..self.corpus.len()).collect();
-        baseline_queue.reverse();
-        let mut baseline_done = 0;
-        let baseline_total = baseline_queue.len();
-        let mut fuzzing = false;
-        if baseline_total == 0 {
+    /// Sets up the baseline, on the target's first turn: every entry is run
+    /// once; an empty corpus starts from the zero values.
+    fn begin(&mut self) {
+        self.begun = true;
+        self.baseline_queue = (0..self.corpus.len()).collect();
+        self.baseline_queue.reverse();
+        self.baseline_total = self.baseline_queue.len();
+        if self.baseline_total == 0 {
             self.reporter.say("warning: starting with empty corpus");
             let zero: Vec<Value> = self.target.args.iter().map(Value::zero).collect();
             let text = String::from_utf8(codec::encode(&zero)).expect("v1 text is UTF-8");
@@ -414,26 +670,50 @@ impl Coordinator<'_> {
                 origin: Origin::New,
             });
         } else {
-            self.reporter.baseline(0, baseline_total, None);
+            self.reporter.baseline(0, self.baseline_total, None);
+        }
+    }
+
+    /// The loop of one turn. With `turn.last`, the end of its length is
+    /// the end of the target's -fuzztime (as Go's run ends: at once, unless
+    /// a failure is being minimized); otherwise the turn hands over when
+    /// its length is up, once the work in flight is done. A turn never ends
+    /// before the baseline is done.
+    fn turn_loop(&mut self, turn: &Turn) -> Result<TurnEnd, CliError> {
+        let start = Instant::now();
+        let end_of_length = turn.length.map(|d| start + d);
+        let (deadline, hand_over_at) = if turn.last {
+            (end_of_length, None)
+        } else {
+            (None, end_of_length)
+        };
+        if !self.begun {
+            self.begin();
         }
         let mut last_progress = Instant::now();
         let mut last_watch = Instant::now();
         loop {
             if fuzz_cli::interrupt::interrupted() {
-                return self.finish(true);
+                self.finish(true)?;
+                return Ok(TurnEnd::Interrupted);
             }
-            if !fuzzing && baseline_done == baseline_total {
-                fuzzing = true;
-                if baseline_total > 0 {
-                    self.reporter
-                        .baseline(baseline_done, baseline_total, Some(self.workers.len()));
+            if !self.fuzzing && self.baseline_done == self.baseline_total {
+                self.fuzzing = true;
+                if self.baseline_total > 0 {
+                    self.reporter.baseline(
+                        self.baseline_done,
+                        self.baseline_total,
+                        Some(self.workers.len()),
+                    );
                 }
                 self.reporter.event(json!({
-                    "event": "baseline", "entries": baseline_total,
+                    "event": "baseline", "entries": self.baseline_total,
                     "coverage": self.coverage.len(), "workers": self.workers.len(),
                 }))?;
             }
-            let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+            let fuzzing = self.fuzzing;
+            let now = Instant::now();
+            let out_of_time = deadline.is_some_and(|d| now >= d);
             // No more to hand out once the count is spoken for; the run
             // ends when the slices in flight have answered.
             let out_of_execs = self.total_execs_left() == Some(0);
@@ -443,10 +723,17 @@ impl Coordinator<'_> {
                     .iter()
                     .any(|j| matches!(j, Job::Fuzz(_) | Job::MinimizeCoverage { .. }));
             if fuzzing && (out_of_time || count_done) && !self.minimizing_failure() {
-                return self.finish(false);
+                self.finish(false)?;
+                return Ok(TurnEnd::Finished);
             }
             if self.stopping && !self.busy() {
-                return self.finish(false);
+                self.finish(false)?;
+                return Ok(TurnEnd::Finished);
+            }
+            let handing_over = fuzzing && hand_over_at.is_some_and(|t| now >= t);
+            if handing_over && !self.busy() {
+                self.progress()?;
+                return Ok(TurnEnd::HandOver);
             }
             // Hand out work.
             for w in 0..self.workers.len() {
@@ -455,7 +742,7 @@ impl Coordinator<'_> {
                 if !matches!(self.jobs[w], Job::Idle) || !usable || self.stopping {
                     continue;
                 }
-                if let Some(i) = baseline_queue.pop() {
+                if let Some(i) = self.baseline_queue.pop() {
                     let entry = self.corpus[i].text.clone();
                     self.send(
                         w,
@@ -465,34 +752,44 @@ impl Coordinator<'_> {
                             entry,
                         },
                     );
-                } else if fuzzing && !self.minimizing_failure() && !out_of_time && !out_of_execs {
+                } else if fuzzing
+                    && !self.minimizing_failure()
+                    && !out_of_time
+                    && !out_of_execs
+                    && !handing_over
+                {
                     self.dispatch_fuzz(w);
                 }
             }
-            match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(Event::Answer(w, response)) => {
-                    if self.answer(w, response, &mut baseline_done)? {
-                        return self.finish(false);
+            let stop = match self.rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Event::Answer(id, response)) => match self.slot_of(id) {
+                    Some(w) => self.answer(w, response)?,
+                    None => false,
+                },
+                Ok(Event::Gone(id)) => match self.slot_of(id) {
+                    Some(w) => self.gone(w)?,
+                    None => false,
+                },
+                Ok(Event::Garbled(id, msg)) => {
+                    if let Some(w) = self.slot_of(id) {
+                        fuzz_cli::exit::warn("fuzz-run", &format!("worker {w}: {msg}"));
                     }
+                    false
                 }
-                Ok(Event::Gone(w)) => {
-                    if self.gone(w, &mut baseline_done)? {
-                        return self.finish(false);
-                    }
-                }
-                Ok(Event::Garbled(w, msg)) => {
-                    fuzz_cli::exit::warn("fuzz-run", &format!("worker {w}: {msg}"));
-                }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => false,
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(CliError::misuse("all workers are gone"));
                 }
+            };
+            if stop {
+                self.finish(false)?;
+                return Ok(TurnEnd::Finished);
             }
             if last_watch.elapsed() >= Duration::from_millis(100) {
                 last_watch = Instant::now();
                 self.watch();
             }
-            if fuzzing && last_progress.elapsed() >= Duration::from_secs(3) {
+            if self.fuzzing && last_progress.elapsed() >= Duration::from_secs(3) {
                 last_progress = Instant::now();
                 self.progress()?;
             }
@@ -537,6 +834,22 @@ impl Coordinator<'_> {
         self.promised[w] = max_execs.unwrap_or(0);
         let add_coverage = self.coverage_log[self.synced[w]..].to_vec();
         self.synced[w] = self.coverage_log.len();
+        let search = fuzz_core::protocol::Search {
+            entropic: self.cli.entropic,
+            cross_over: self.cli.cross_over,
+            len_control: self.cli.len_control,
+            auto_dict: self.cli.auto_dict,
+        };
+        let corpus = if search.entropic || search.cross_over {
+            let new = self.corpus[self.shared[w]..]
+                .iter()
+                .map(|e| e.text.clone())
+                .collect();
+            self.shared[w] = self.corpus.len();
+            new
+        } else {
+            Vec::new()
+        };
         let entry = self.corpus[i].text.clone();
         self.send(
             w,
@@ -550,6 +863,8 @@ impl Coordinator<'_> {
                 max_len: self.cli.max_len,
                 add_coverage,
                 use_cmp: self.cli.use_cmp,
+                corpus,
+                search,
             },
         );
     }
@@ -596,12 +911,7 @@ impl Coordinator<'_> {
         }
     }
 
-    fn answer(
-        &mut self,
-        w: usize,
-        response: Response,
-        baseline_done: &mut usize,
-    ) -> Result<bool, CliError> {
+    fn answer(&mut self, w: usize, response: Response) -> Result<bool, CliError> {
         let job = std::mem::replace(&mut self.jobs[w], Job::Idle);
         match response {
             Response::Hello { version, .. } => {
@@ -631,7 +941,7 @@ impl Coordinator<'_> {
                 self.execs += 1;
                 match job {
                     Job::Baseline(i) => {
-                        *baseline_done += 1;
+                        self.baseline_done += 1;
                         for f in features {
                             if self.coverage.insert(f) {
                                 self.coverage_log.push(f);
@@ -890,7 +1200,7 @@ impl Coordinator<'_> {
         if !self.cli.json {
             Failure {
                 target: &self.target.name,
-                elapsed: self.reporter.elapsed(),
+                elapsed: self.target_elapsed(),
                 headline: &headline,
                 details: &details.join("\n"),
                 written: written.as_deref(),
@@ -904,13 +1214,19 @@ impl Coordinator<'_> {
     }
 
     /// A worker's pipe closed: find out why, record the input it was on.
-    fn gone(&mut self, w: usize, baseline_done: &mut usize) -> Result<bool, CliError> {
+    fn gone(&mut self, w: usize) -> Result<bool, CliError> {
         let Some(mut worker) = self.workers[w].take() else {
             return Ok(false);
         };
         let job = std::mem::replace(&mut self.jobs[w], Job::Idle);
         self.promised[w] = 0;
         let death = worker.death();
+        let _ = std::fs::remove_file(&worker.shm_path);
+        let _ = std::fs::remove_file(
+            self.spawn_dir
+                .path()
+                .join(format!("worker{}.stderr", worker.index)),
+        );
         drop(worker);
         if death.kind == "stopped" || self.stopping {
             return Ok(false);
@@ -984,7 +1300,7 @@ impl Coordinator<'_> {
         };
         let seed_entry = match job {
             Job::Baseline(i) => {
-                *baseline_done += 1;
+                self.baseline_done += 1;
                 (self.corpus[i].origin == Origin::Seed).then(|| self.corpus[i].name.clone())
             }
             _ => None,
@@ -1034,7 +1350,10 @@ impl Coordinator<'_> {
         Ok(stop)
     }
 
-    fn finish(&mut self, interrupted: bool) -> Result<Status, CliError> {
+    /// The target is done: its -fuzztime is up, a failure stops it, or
+    /// Ctrl-C. Its workers (if it has the turn) are killed, a failure being
+    /// minimized is saved as it stands, and its end is reported.
+    fn finish(&mut self, interrupted: bool) -> Result<(), CliError> {
         self.stopping = true;
         // A failure being minimized when we stop is saved as it is.
         let pending: Vec<(String, String, CrashInfo)> = self
@@ -1062,24 +1381,16 @@ impl Coordinator<'_> {
             let (kind, report) = crash.unwrap_or_else(|| ("failure".into(), String::new()));
             self.failure(&entry, &message, &report, &kind, None)?;
         }
-        self.progress()?;
-        let status = if self.failures > 0 {
-            Status::Finding
-        } else {
-            Status::Success
-        };
+        // Outside its turn, the target's last line was said when its last
+        // turn handed over (or it never had a turn).
+        if self.turn_began.is_some() {
+            self.progress()?;
+        }
+        self.finished = true;
         self.reporter.event(json!({
             "event": "end", "execs": self.execs, "new_interesting": self.new_interesting,
             "coverage": self.coverage.len(), "failures": self.failures,
             "interrupted": interrupted,
-        }))?;
-        if !self.cli.json {
-            let secs = self.reporter.elapsed().as_secs_f64();
-            fuzz_cli::io::print_line(match status {
-                Status::Success => format!("PASS\nok  \t{}\t{secs:.3}s", self.lib_shown),
-                _ => format!("FAIL\nFAIL\t{}\t{secs:.3}s", self.lib_shown),
-            })?;
-        }
-        Ok(status)
+        }))
     }
 }

@@ -1,12 +1,14 @@
 //! fuzz-run: the coordinator. Without -fuzz it replays every target's seed
-//! corpus, as plain `go test` does (`regress.rs`); with -fuzz it fuzzes one
-//! target with worker processes (`fuzz.rs`). Targets are executed only by
-//! fuzz-worker processes this tool starts.
+//! corpus, as plain `go test` does (`regress.rs`); with -fuzz it fuzzes the
+//! targets it matches with worker processes (`fuzz.rs`), several in turns
+//! (`turns.rs`). Targets are executed only by fuzz-worker processes this
+//! tool starts.
 
 mod fuzz;
 mod regress;
 mod report;
 mod targets;
+mod turns;
 
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};

@@ -8,26 +8,38 @@ use fuzz_core::duration::format_secs;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
+/// One target's voice. When several targets share a run, each line for
+/// people ends with the target's name in brackets (Go's words otherwise
+/// unchanged, so that what reads Go's lines still reads ours); every event
+/// names its target.
 pub struct Reporter {
     pub json: bool,
+    /// When the run started: `elapsed` counts from there.
     start: Instant,
+    target: String,
+    /// Several targets: lines end with ` [Target]`.
+    tagged: bool,
+    /// The rate of the progress line: executions and time since the last
+    /// line, counting only the target's own turns.
     last_line: Instant,
     last_execs: u64,
     last_rate: f64,
 }
 
 impl Reporter {
-    pub fn new(json: bool) -> Reporter {
-        let now = Instant::now();
+    pub fn new(json: bool, start: Instant, target: &str, tagged: bool) -> Reporter {
         Reporter {
             json,
-            start: now,
-            last_line: now,
+            start,
+            target: target.to_string(),
+            tagged,
+            last_line: Instant::now(),
             last_execs: 0,
             last_rate: 0.0,
         }
     }
 
+    /// Time since the run started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
@@ -38,25 +50,40 @@ impl Reporter {
 
     /// A line for people, on stderr.
     pub fn say(&self, line: &str) {
-        eprintln!("{line}");
+        if self.tagged {
+            eprintln!("{line} [{}]", self.target);
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// `fuzz: elapsed: …, ` and `what`, for people.
+    pub fn say_elapsed(&self, what: &str) {
+        self.say(&format!("fuzz: elapsed: {}, {what}", self.elapsed_text()));
     }
 
     /// An event for scripts, on stdout with -json.
     pub fn event(&self, mut obj: serde_json::Value) -> Result<(), CliError> {
         if self.json {
+            obj["target"] = json!(self.target);
             obj["elapsed"] = json!((self.start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0);
             print_line(obj)?;
         }
         Ok(())
     }
 
+    /// The target's turn begins: the time it waited for it does not count
+    /// in its rate.
+    pub fn resume(&mut self) {
+        self.last_line = Instant::now();
+    }
+
     pub fn baseline(&self, done: usize, total: usize, workers: Option<usize>) {
         let tail = workers
             .map(|w| format!(", now fuzzing with {w} workers"))
             .unwrap_or_default();
-        self.say(&format!(
-            "fuzz: elapsed: {}, gathering baseline coverage: {done}/{total} completed{tail}",
-            self.elapsed_text()
+        self.say_elapsed(&format!(
+            "gathering baseline coverage: {done}/{total} completed{tail}"
         ));
     }
 
@@ -79,9 +106,8 @@ impl Reporter {
         self.last_rate = rate;
         self.last_line = Instant::now();
         self.last_execs = execs;
-        self.say(&format!(
-            "fuzz: elapsed: {}, execs: {execs} ({rate:.0}/sec), new interesting: {new} (total: {total})",
-            self.elapsed_text()
+        self.say_elapsed(&format!(
+            "execs: {execs} ({rate:.0}/sec), new interesting: {new} (total: {total})"
         ));
         self.event(json!({
             "event": "progress", "execs": execs, "execs_per_sec": rate.round(),

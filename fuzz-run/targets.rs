@@ -6,7 +6,8 @@
 //!
 //! - `-run REGEXP` ([`RunFilter`]) selects the targets to replay in
 //!   regression mode, and with `Target/NAME` single seed corpus entries.
-//! - `-fuzz REGEXP` ([`select_for_fuzz`]) must match exactly one target.
+//! - `-fuzz REGEXP` ([`select_for_fuzz`]) selects the targets to fuzz: one
+//!   or several, which then take turns.
 //!
 //! Both patterns are Go's: split on `/` (outside brackets and parentheses)
 //! into one regular expression per level, and on a top-level `|` into
@@ -233,33 +234,26 @@ fn split_pattern(s: &str) -> Vec<Vec<String>> {
     alternatives
 }
 
-/// The one target `-fuzz pattern` selects. None or several matching is
-/// misuse naming the targets (Go exits 0 on none, which hides typos in CI);
-/// so is an invalid regular expression.
+/// The targets `-fuzz pattern` selects, in the library's order: one is
+/// fuzzed as Go fuzzes it, several take turns (`turns.rs`). None matching
+/// is misuse naming the targets there are (Go exits 0 on none, which hides
+/// typos in CI); so is an invalid regular expression.
 pub fn select_for_fuzz<'a>(
     targets: &'a [TargetInfo],
     pattern: &str,
-) -> Result<&'a TargetInfo, CliError> {
+) -> Result<Vec<&'a TargetInfo>, CliError> {
     let filter = RunFilter::new(pattern, "-fuzz")?;
     let matched: Vec<&TargetInfo> = targets
         .iter()
         .filter(|t| filter.matches_target(&t.name))
         .collect();
-    match matched.as_slice() {
-        [one] => Ok(one),
-        [] => Err(CliError::misuse(format!(
+    if matched.is_empty() {
+        return Err(CliError::misuse(format!(
             "no target matches -fuzz {pattern:?} (the library has: {})",
             names(targets)
-        ))),
-        several => Err(CliError::misuse(format!(
-            "-fuzz {pattern:?} matches more than one target ({}): it must match exactly one",
-            several
-                .iter()
-                .map(|t| t.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
+        )));
     }
+    Ok(matched)
 }
 
 #[cfg(test)]
@@ -314,15 +308,25 @@ mod tests {
     }
 
     #[test]
-    fn fuzz_selects_exactly_one() {
+    fn fuzz_selects_one_or_several() {
         let ts = [t("FuzzBytes"), t("FuzzBytes2"), t("FuzzString")];
-        assert_eq!(select_for_fuzz(&ts, "String").unwrap().name, "FuzzString");
+        let names = |v: Vec<&TargetInfo>| v.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
         assert_eq!(
-            select_for_fuzz(&ts, "^FuzzBytes$").unwrap().name,
-            "FuzzBytes"
+            names(select_for_fuzz(&ts, "String").unwrap()),
+            ["FuzzString"]
         );
-        let e = select_for_fuzz(&ts, "Bytes").unwrap_err();
-        assert!(e.message.contains("FuzzBytes, FuzzBytes2"), "{}", e.message);
+        assert_eq!(
+            names(select_for_fuzz(&ts, "^FuzzBytes$").unwrap()),
+            ["FuzzBytes"]
+        );
+        assert_eq!(
+            names(select_for_fuzz(&ts, "Bytes").unwrap()),
+            ["FuzzBytes", "FuzzBytes2"]
+        );
+        assert_eq!(
+            names(select_for_fuzz(&ts, "String|Bytes$").unwrap()),
+            ["FuzzBytes", "FuzzString"]
+        );
         let e = select_for_fuzz(&ts, "Nope").unwrap_err();
         assert!(e.message.contains("FuzzBytes, FuzzBytes2, FuzzString"));
         let e = select_for_fuzz(&ts, "(").unwrap_err();

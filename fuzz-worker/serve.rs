@@ -10,40 +10,16 @@
 //! only then is anything written to the pipe.
 
 use crate::coverage::{CounterMap, Feature};
+use crate::fuzzing::{text_of, Fuzzer, Slice};
 use crate::library::{Kind, TargetFn};
 use crate::sancov;
 use fuzz_core::minimize::{self, Budget};
-use fuzz_core::mutator::{Mutator, CHAIN};
-use fuzz_core::protocol::{self, Exec, Found, Keep, Request, Response};
+use fuzz_core::protocol::{self, Exec, Keep, Request, Response};
 use fuzz_core::shm::Shm;
 use fuzz_core::{codec, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, RawFd};
 use std::time::{Duration, Instant};
-
-/// The features seen so far, one bit each.
-struct Known {
-    bits: Vec<u64>,
-}
-
-impl Known {
-    fn new(counters: u32) -> Known {
-        Known {
-            bits: vec![0; ((counters as usize) << 3).div_ceil(64) + 1],
-        }
-    }
-    /// Marks a feature seen; true if it was not before.
-    fn insert(&mut self, f: Feature) -> bool {
-        let (w, b) = ((f / 64) as usize, f % 64);
-        match self.bits.get_mut(w) {
-            Some(word) if *word & (1 << b) == 0 => {
-                *word |= 1 << b;
-                true
-            }
-            _ => false,
-        }
-    }
-}
 
 /// One target, ready to execute.
 pub struct Executor {
@@ -51,6 +27,8 @@ pub struct Executor {
     pub module: String,
     /// Dictionary words (`-dict`), written into inputs as hints are.
     pub dict: Vec<Vec<u8>>,
+    /// The target's own mutators, when it has any.
+    pub custom: Option<crate::custom::Custom>,
     function: TargetFn,
     kind: Kind,
     map: CounterMap,
@@ -70,6 +48,7 @@ impl Executor {
         Executor {
             module,
             dict: Vec::new(),
+            custom: None,
             function,
             kind,
             map,
@@ -101,6 +80,11 @@ impl Executor {
         ret
     }
 
+    /// Coverage counters read per execution.
+    pub fn counters(&self) -> u32 {
+        self.map.total()
+    }
+
     /// How an execution ended, given the target's return value.
     pub fn classify_ret(&self, ret: i32) -> Verdict {
         match (ret, &self.kind) {
@@ -111,7 +95,7 @@ impl Executor {
     }
 
     /// Runs again with stderr captured, for a failure's message.
-    fn failure_message(&mut self, values: &[Value]) -> String {
+    pub(crate) fn failure_message(&mut self, values: &[Value]) -> String {
         let (ret, text) = capture_stderr(|| self.exec(values));
         crate::supervise::failure_message(&text, ret)
     }
@@ -180,7 +164,7 @@ pub fn serve(
     // SAFETY: the coordinator passed these descriptors for our use alone.
     let input = unsafe { std::fs::File::from_raw_fd(fd_in) };
     let mut output = unsafe { std::fs::File::from_raw_fd(fd_out) };
-    let mut known = Known::new(exec.map.total());
+    let mut fuzzer = Fuzzer::new(exec.counters());
     let mut send = |r: &Response| -> Result<(), String> {
         output
             .write_all(protocol::to_line(r).as_bytes())
@@ -206,9 +190,7 @@ pub fn serve(
                 Ok(values) => {
                     let ret = exec.exec(&values);
                     let features = exec.features.clone();
-                    for &f in &features {
-                        known.insert(f);
-                    }
+                    fuzzer.learn(&features);
                     let outcome = match exec.classify_ret(ret) {
                         Verdict::Ok => Exec::Ok,
                         Verdict::Rejected => Exec::Rejected,
@@ -232,11 +214,12 @@ pub fn serve(
                 max_len,
                 add_coverage,
                 use_cmp,
+                corpus,
+                search,
             } => {
-                for f in add_coverage {
-                    known.insert(f);
-                }
-                match decode(&entry) {
+                fuzzer.learn(&add_coverage);
+                let added = fuzzer.add_entries(&mut exec, &corpus);
+                match added.and_then(|()| decode(&entry)) {
                     Err(message) => Response::Error { id, message },
                     Ok(parent) => {
                         let deadline = millis.map(|m| Instant::now() + Duration::from_millis(m));
@@ -246,8 +229,9 @@ pub fn serve(
                             max_execs,
                             deadline,
                             use_cmp,
+                            search,
                         };
-                        let (execs, found) = fuzz(&mut exec, &mut known, &parent, &slice);
+                        let (execs, found) = fuzzer.fuzz(&mut exec, &parent, &slice);
                         Response::Fuzzed { id, execs, found }
                     }
                 }
@@ -301,97 +285,6 @@ pub fn serve(
 
 fn decode(entry: &str) -> Result<Vec<Value>, String> {
     codec::decode(entry.as_bytes()).map_err(|e| format!("bad entry from the coordinator: {e}"))
-}
-
-/// The limits and switches of one fuzzing slice.
-struct Slice {
-    seed: u64,
-    max_len: usize,
-    max_execs: Option<u64>,
-    deadline: Option<Instant>,
-    use_cmp: bool,
-}
-
-/// How often (one mutation in this many) a comparison hint is used
-/// instead of Go's mutators, and how often (in executions) the hints are
-/// read again from the comparison tables.
-const HINT_ONE_IN: usize = 4;
-const HINT_REFRESH: u64 = 256;
-/// One mutation in this many writes a dictionary word (`-dict`).
-const DICT_ONE_IN: usize = 8;
-
-/// One fuzzing slice: mutate from `parent` (restoring it every CHAIN
-/// mutations, as Go does) until something is found or the budget ends.
-/// With `use_cmp`, a share of the mutations write operands the target was
-/// seen comparing (`fuzz_core::hints`).
-fn fuzz(
-    exec: &mut Executor,
-    known: &mut Known,
-    parent: &[Value],
-    slice: &Slice,
-) -> (u64, Option<Found>) {
-    let mut mutator = Mutator::new(slice.seed, slice.max_len);
-    let mut values = parent.to_vec();
-    let mut hints = fuzz_core::hints::Hints::default();
-    let mut execs: u64 = 0;
-    loop {
-        if slice.max_execs.is_some_and(|m| execs >= m) {
-            return (execs, None);
-        }
-        if execs % 64 == 0 && slice.deadline.is_some_and(|d| Instant::now() >= d) {
-            return (execs, None);
-        }
-        if slice.use_cmp && execs % HINT_REFRESH == 0 {
-            hints = sancov::hints();
-        }
-        if execs % CHAIN as u64 == 0 {
-            values.clone_from_slice(parent);
-        }
-        let draw = mutator.rng_mut().intn(DICT_ONE_IN * HINT_ONE_IN);
-        let worded = !exec.dict.is_empty() && draw < HINT_ONE_IN && {
-            let rng = mutator.rng_mut();
-            let word = &exec.dict[rng.intn(exec.dict.len())];
-            fuzz_core::hints::place_word(&mut values, word, rng, slice.max_len)
-        };
-        let hinted = !worded
-            && !hints.is_empty()
-            && draw % HINT_ONE_IN == 0
-            && fuzz_core::hints::mutate(&mut values, &hints, mutator.rng_mut(), slice.max_len);
-        if !worded && !hinted {
-            mutator.mutate(&mut values);
-        }
-        let ret = exec.exec(&values);
-        execs += 1;
-        match exec.classify_ret(ret) {
-            Verdict::Rejected => continue,
-            Verdict::Failed => {
-                let message = exec.failure_message(&values);
-                let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
-                return (execs, Some(Found::Failure { entry, message }));
-            }
-            Verdict::Ok => {}
-        }
-        let mut new: Vec<u32> = Vec::new();
-        for &f in &exec.features {
-            if known.insert(f) {
-                new.push(f);
-            }
-        }
-        if !new.is_empty() {
-            let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
-            return (
-                execs,
-                Some(Found::NewCoverage {
-                    entry,
-                    features: new,
-                }),
-            );
-        }
-    }
-}
-
-fn text_of(values: &[Value]) -> String {
-    String::from_utf8(codec::encode(values)).expect("v1 text is UTF-8")
 }
 
 /// Minimizes `values` while they keep `keep`: failures are tried in forked

@@ -37,9 +37,15 @@ mod minimize;
 /// fuzz-run fuzzing the example targets.
 #[path = "e2e/run_fuzz.rs"]
 mod run_fuzz;
+/// fuzz-run with -fuzz matching several targets, which take turns.
+#[path = "e2e/run_multi.rs"]
+mod run_multi;
 /// fuzz-run without -fuzz: seed corpus replay, reported like plain `go test`.
 #[path = "e2e/run_regress.rs"]
 mod run_regress;
+/// The search beyond Go's: rarity scheduling and splicing.
+#[path = "e2e/search.rs"]
+mod search;
 /// The codec against every vector Go produced.
 #[path = "e2e/vectors.rs"]
 mod vectors;

@@ -105,7 +105,13 @@ fn nudge(v: u64, rng: &mut Rng, mask: u64) -> u64 {
     }
 }
 
-fn mutate_bytes(data: &mut Vec<u8>, hints: &Hints, rng: &mut Rng, max_len: usize) -> bool {
+fn mutate_bytes(
+    data: &mut Vec<u8>,
+    hints: &Hints,
+    rng: &mut Rng,
+    max_len: usize,
+    written: &mut Vec<u8>,
+) -> bool {
     let total = hints.ints.len() + hints.bytes.len();
     let pick = rng.intn(total);
     if pick < hints.bytes.len() {
@@ -115,6 +121,7 @@ fn mutate_bytes(data: &mut Vec<u8>, hints: &Hints, rng: &mut Rng, max_len: usize
         } else {
             (&h.b, &h.a)
         };
+        written.extend_from_slice(to);
         replace_in(data, from, to, rng, max_len) || place(data, to, rng, max_len)
     } else {
         let h = hints.ints[pick - hints.bytes.len()];
@@ -124,6 +131,7 @@ fn mutate_bytes(data: &mut Vec<u8>, hints: &Hints, rng: &mut Rng, max_len: usize
         let big = rng.bool();
         let from_b = int_bytes(from, h.size, big);
         let to_b = int_bytes(to, h.size, big);
+        written.extend_from_slice(&to_b);
         // A one-byte operand found by chance says little: only write it.
         if h.size > 1 && replace_in(data, &from_b, &to_b, rng, max_len) {
             return true;
@@ -206,14 +214,23 @@ pub fn place_word(values: &mut [Value], word: &[u8], rng: &mut Rng, max_len: usi
 }
 
 /// Applies one hint mutation to one argument; false when no hint applies
-/// (the caller then mutates as Go does).
-pub fn mutate(values: &mut [Value], hints: &Hints, rng: &mut Rng, max_len: usize) -> bool {
+/// (the caller then mutates as Go does). `written` is set to the bytes
+/// written into a `[]byte`/`string` argument (empty for a number), so
+/// that a word which pays off can be kept as a dictionary word.
+pub fn mutate(
+    values: &mut [Value],
+    hints: &Hints,
+    rng: &mut Rng,
+    max_len: usize,
+    written: &mut Vec<u8>,
+) -> bool {
+    written.clear();
     if values.is_empty() || hints.is_empty() {
         return false;
     }
     let i = rng.intn(values.len());
     match &mut values[i] {
-        Value::Bytes(b) | Value::String(b) => mutate_bytes(b, hints, rng, max_len),
+        Value::Bytes(b) | Value::String(b) => mutate_bytes(b, hints, rng, max_len, written),
         Value::Bool(_) | Value::Custom { .. } => false,
         v => mutate_number(v, hints, rng),
     }
@@ -228,7 +245,7 @@ mod tests {
         let start = values.clone();
         for i in 1..=2000 {
             *values = start.clone();
-            mutate(values, hints, &mut rng, 4096);
+            mutate(values, hints, &mut rng, 4096, &mut Vec::new());
             if done(values) {
                 return i;
             }
@@ -308,10 +325,16 @@ mod tests {
         let mut rng = Rng::new(3);
         for _ in 0..500 {
             let mut v = vec![Value::Bytes(vec![1; 10])];
-            mutate(&mut v, &hints, &mut rng, 32);
+            mutate(&mut v, &hints, &mut rng, 32, &mut Vec::new());
             assert!(v[0].as_bytes().unwrap().len() <= 32);
         }
         let mut v = vec![Value::Bytes(vec![])];
-        assert!(!mutate(&mut v, &Hints::default(), &mut rng, 32));
+        assert!(!mutate(
+            &mut v,
+            &Hints::default(),
+            &mut rng,
+            32,
+            &mut Vec::new()
+        ));
     }
 }

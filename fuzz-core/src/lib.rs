@@ -24,7 +24,9 @@ pub mod mutator;
 pub mod pctable;
 pub mod protocol;
 pub mod rng;
+pub mod schedule;
 pub mod shm;
+pub mod splice;
 pub mod value;
 pub mod worker;
 

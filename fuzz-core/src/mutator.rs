@@ -145,6 +145,11 @@ impl Mutator {
         self.max_len
     }
 
+    /// Changes the cap (length control grows it as fuzzing stalls).
+    pub fn set_max_len(&mut self, max_len: usize) {
+        self.max_len = max_len.min(MAX_LEN_LIMIT);
+    }
+
     fn rand(&mut self, n: usize) -> usize {
         self.rng.intn(n)
     }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a message changes shape; a worker of another version is
 /// refused at the handshake.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// What the coordinator asks of a worker.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -23,7 +23,9 @@ pub enum Request {
     /// Mutate and execute, starting from `entry`, until an input adds
     /// coverage or fails, or the slice ends (`max_execs` executions or
     /// `millis` milliseconds, whichever comes first). `add_coverage` are
-    /// features other workers found since this one last heard.
+    /// features other workers found since this one last heard, `corpus`
+    /// the entries added to the corpus since then (the worker keeps its own
+    /// copy, to choose parents from and to splice with).
     Fuzz {
         id: u64,
         entry: String,
@@ -34,6 +36,9 @@ pub enum Request {
         add_coverage: Vec<u32>,
         /// Use comparison operands the target recorded (input-to-state).
         use_cmp: bool,
+        corpus: Vec<String>,
+        /// The search beyond Go's (`fuzz_core::schedule`, `splice`).
+        search: Search,
     },
     /// Shrink `entry` while it keeps `keep`. Failure candidates run in
     /// forked children, so a crash costs a fork, not the worker;
@@ -55,6 +60,26 @@ pub enum Request {
     },
     /// Exit.
     Stop,
+}
+
+/// The switches of the search beyond Go's mutator, each off giving Go's
+/// behaviour back.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+pub struct Search {
+    /// Choose the parent of each chain of mutations among all entries, by
+    /// the rarity of what they reach (`fuzz_core::schedule`); off, only the
+    /// slice's `entry` is mutated.
+    pub entropic: bool,
+    /// Splice the parent with another entry now and then.
+    pub cross_over: bool,
+    /// Length control: byte arguments may grow only by small steps when
+    /// this many executions (times log2 of the current cap) bring nothing
+    /// new, as libFuzzer's -len_control; 0 lets them grow to `max_len` at
+    /// once.
+    pub len_control: u32,
+    /// Keep the comparison operands that led to new coverage as
+    /// dictionary words (libFuzzer's persistent auto-dictionary).
+    pub auto_dict: bool,
 }
 
 /// What a minimization must keep.
@@ -192,6 +217,13 @@ mod tests {
             max_len: 4096,
             add_coverage: vec![8, 17],
             use_cmp: true,
+            corpus: vec!["go test fuzz v1\n[]byte(\"a\")\n".into()],
+            search: Search {
+                entropic: true,
+                cross_over: false,
+                len_control: 100,
+                auto_dict: true,
+            },
         };
         let line = to_line(&r);
         assert!(line.ends_with('\n') && !line[..line.len() - 1].contains('\n'));

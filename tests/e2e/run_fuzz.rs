@@ -279,8 +279,9 @@ fn second_run_starts_from_the_cache() {
         "the second run's baseline coverage is the first run's final coverage"
     );
     let end2 = ev2.iter().find(|e| e["event"] == "end").unwrap();
-    assert_eq!(
-        end2["new_interesting"], 0,
+    // It may find more (its search starts elsewhere), never all again.
+    assert!(
+        end2["new_interesting"].as_u64().unwrap() < end["new_interesting"].as_u64().unwrap(),
         "the second run rediscovered what the cache holds: {end2}"
     );
 }
@@ -414,17 +415,14 @@ fn ctrl_c_stops_cleanly() {
 }
 
 #[test]
-fn fuzz_pattern_must_match_exactly_one_target() {
+fn fuzz_pattern_must_match_a_target() {
+    // (Several matching take turns: run_multi.rs.)
     let w = Work::new();
     let lib = example("libmisbehave.so");
     let r = w
         .fuzz(&lib, &["-fuzz", "NoSuchTarget", "-fuzztime", "1x"])
         .expect(2);
     r.one_line_error("fuzz-run", "FuzzOk");
-    let r = w
-        .fuzz(&lib, &["-fuzz", "Fuzz", "-fuzztime", "1x"])
-        .expect(2);
-    r.one_line_error("fuzz-run", "FuzzHang");
     let r = w.fuzz(&lib, &["-fuzz", "[", "-fuzztime", "1x"]).expect(2);
     r.one_line_error("fuzz-run", "-fuzz");
 }

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# What rarity scheduling (-entropic) and splicing (-cross_over) buy: seconds
+# until a planted bug that needs them is found, each switched on and off,
+# with libFuzzer 19 on the same source beside them.
+#
+#   bench/search.sh [SECONDS] [RUNS]     # cap per run (default 60), runs (3)
+#
+# examples/search/ladder.c: eight nested byte checks and an abort at the
+#   top, fuzzed from 300 seeds that reach nothing (a corpus like a real
+#   one, mostly done). Coverage rewards each rung; the question is how much
+#   of the time goes to the entry on the highest rung.
+# examples/search/halves.c: a ladder at the start of the input, another at
+#   its end, an abort when both are complete. Once both ladders are known,
+#   completing one on an entry of the other brings nothing new until every
+#   rung is in place at once; a splice joins them.
+# Comparison feedback is off (-use_cmp 0; libFuzzer: -use_cmp=0): the byte
+# checks would otherwise be solved by copying their operands, which is
+# bench/cmp-feedback.sh's subject, not this one's. Targets are gcc trace-pc
+# builds for fuzz-run, clang-19 -fsanitize=fuzzer for libFuzzer.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+cap="${1:-60}"
+runs="${2:-3}"
+out="$here/out/search"
+rm -rf "$out" && mkdir -p "$out"
+command -v clang-19 >/dev/null || { echo "search.sh: clang-19 is required (apt-get install clang-19 libclang-rt-19-dev)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "search.sh: python3 is required" >&2; exit 1; }
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+export PATH="$root/target/release:$PATH"
+"$root/examples/build.sh" "$out/lib" >/dev/null
+for t in ladder halves; do
+    clang-19 -g -O1 -fsanitize=fuzzer "$root/examples/search/$t.c" -o "$out/${t}_libfuzzer"
+done
+
+# The seeds: 300 useless ones for the ladder, one for the halves; raw files
+# for libFuzzer and v1 files for fuzz-run (fuzz-convert import).
+python3 - "$out/raw" <<'PY'
+import os, random, sys
+random.seed(1)
+base = sys.argv[1]
+os.makedirs(f"{base}/ladder"); os.makedirs(f"{base}/halves")
+for i in range(300):
+    n = random.randint(8, 20)
+    open(f"{base}/ladder/seed{i:03}", "wb").write(bytes(random.choice(b"abcdefghijKMNOP") for _ in range(n)))
+open(f"{base}/halves/start", "wb").write(b"xxxxxxxxxxxx")
+PY
+for t in ladder halves; do
+    fuzz-convert import -testdata "$out/testdata" -target "$t" "$out/raw/$t" >/dev/null
+done
+
+ours() { # target flags... -> seconds to the bug, or -
+    local t="$1" dir="$out/run-$RANDOM$RANDOM" start end status=0
+    shift
+    mkdir -p "$dir"
+    cp -r "$out/testdata" "$dir/testdata"
+    start=$(date +%s.%N)
+    (cd "$dir" && fuzz-run -fuzz . -parallel 1 -fuzztime "${cap}s" -use_cmp 0 \
+        -fuzzminimizetime 0 -fuzzcachedir cache "$@" "$out/lib/lib$t.so" >/dev/null 2>&1) || status=$?
+    end=$(date +%s.%N)
+    if [ "$status" -eq 1 ]; then printf '%.2f' "$(echo "$end - $start" | bc)"; else printf -- '-'; fi
+}
+theirs() { # target -> seconds to the bug, or -
+    local t="$1" dir="$out/lf-$RANDOM$RANDOM" start end
+    mkdir -p "$dir/corpus"
+    start=$(date +%s.%N)
+    (cd "$dir" && "$out/${t}_libfuzzer" -use_cmp=0 -max_total_time="$cap" corpus "$out/raw/$t" >/dev/null 2>&1) || true
+    end=$(date +%s.%N)
+    if ls "$dir"/crash-* >/dev/null 2>&1; then printf '%.2f' "$(echo "$end - $start" | bc)"; else printf -- '-'; fi
+}
+row() { # label, then the command printing one time
+    local label="$1"
+    shift
+    printf '%-44s' "$label"
+    for ((i = 1; i <= runs; i++)); do printf '%10s' "$("$@")"; done
+    echo
+}
+header() {
+    echo "$1"
+    printf '%-44s' "engine"; for ((i = 1; i <= runs; i++)); do printf '%10s' "run $i"; done; echo
+}
+header "ladder behind 300 useless seeds (examples/search/ladder.c):"
+row "fuzz-run (rarity scheduling, the default)" ours ladder
+row "fuzz-run -entropic 0 (Go's round robin)" ours ladder -entropic 0
+row "libFuzzer 19 -use_cmp=0" theirs ladder
+echo
+header "two halves found apart (examples/search/halves.c):"
+row "fuzz-run (splicing, the default)" ours halves
+row "fuzz-run -cross_over 0" ours halves -cross_over 0
+row "libFuzzer 19 -use_cmp=0" theirs halves
+echo
+echo "seconds to the planted bug; - = not found in ${cap}s"

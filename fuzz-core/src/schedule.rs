@@ -1,0 +1,224 @@
+//! Input scheduling by value: which corpus entry to mutate next.
+//!
+//! Go hands entries out round-robin. Here each entry gets an energy from
+//! what it holds that is rare, in the spirit of AFL's favoured entries and
+//! power schedules and libFuzzer's entropic one:
+//! - every feature the corpus reaches has a *winner*, the smallest entry
+//!   reaching it (the oldest among equals); an entry that wins some feature
+//!   is *favoured*, the others only keep a hundredth of their energy (AFL
+//!   skips them 99 times in 100). A corpus of many inputs that all do the
+//!   same thing then costs the time of one of them;
+//! - every feature counts how often the inputs executed so far reached it
+//!   (sampled: the caller records one execution in [`SAMPLE`]), and an
+//!   entry's energy is the sum over its features of `1 / (1 + hits)`. So
+//!   the entry holding what few executions reach (the newest rung of a
+//!   ladder, the one input that got past a check) is picked most; as its
+//!   mutants make its features common, its energy falls and others take
+//!   over: the schedule balances itself without a fatigue term;
+//! - smaller entries weigh more (cheaper to run, and their mutations change
+//!   a larger share of them).
+//!
+//! The energies are recomputed lazily, after a number of recorded
+//! executions proportional to the work a recomputation costs, so the
+//! schedule stays a small fraction of the execution budget however large
+//! the corpus.
+
+use crate::rng::Rng;
+
+/// One execution in this many is recorded into the hit counts.
+pub const SAMPLE: u64 = 16;
+/// The share of its energy an entry that wins no feature keeps.
+const UNFAVOURED: f64 = 0.01;
+
+struct Entry {
+    /// Its size in bytes (the sum of its values' sizes).
+    size: usize,
+    /// The features it reaches, each once.
+    features: Vec<u32>,
+}
+
+/// The entries, their features and the hit counts of every feature.
+pub struct Schedule {
+    hits: Vec<u32>,
+    /// Whether each entry is the smallest to reach one of its features.
+    favoured: Vec<bool>,
+    entries: Vec<Entry>,
+    /// Cumulative energies, for picking by binary search.
+    cumulative: Vec<f64>,
+    /// Features summed over all entries: the cost of one recomputation.
+    work: usize,
+    recorded_since: u64,
+    stale: bool,
+}
+
+impl Schedule {
+    /// An empty schedule over features `0..features`.
+    pub fn new(features: usize) -> Schedule {
+        Schedule {
+            hits: vec![0; features],
+            favoured: Vec::new(),
+            entries: Vec::new(),
+            cumulative: Vec::new(),
+            work: 0,
+            recorded_since: 0,
+            stale: true,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Adds an entry of `size` bytes reaching `features`; returns its index.
+    pub fn add(&mut self, size: usize, mut features: Vec<u32>) -> usize {
+        features.sort_unstable();
+        features.dedup();
+        self.work += features.len();
+        self.entries.push(Entry { size, features });
+        self.stale = true;
+        self.entries.len() - 1
+    }
+
+    /// Records the features one execution reached (call for one execution
+    /// in [`SAMPLE`]).
+    pub fn record(&mut self, features: &[u32]) {
+        for &f in features {
+            if let Some(h) = self.hits.get_mut(f as usize) {
+                *h = h.saturating_add(1);
+            }
+        }
+        self.recorded_since += 1;
+    }
+
+    fn hits_of(&self, f: u32) -> u32 {
+        self.hits.get(f as usize).copied().unwrap_or(0)
+    }
+
+    /// The energy of entry `i`, as the last recomputation left it.
+    pub fn energy(&self, i: usize) -> f64 {
+        let e = &self.entries[i];
+        let rarity: f64 = e
+            .features
+            .iter()
+            .map(|&f| 1.0 / (1.0 + f64::from(self.hits_of(f))))
+            .sum();
+        let favour = if self.favoured.get(i).copied().unwrap_or(true) {
+            1.0
+        } else {
+            UNFAVOURED
+        };
+        // A floor, so that no entry is ever starved entirely.
+        (rarity * favour).max(1e-9) / (1.0 + (e.size as f64 / 64.0).sqrt())
+    }
+
+    fn recompute(&mut self) {
+        // The winner of each feature: the smallest entry, the oldest first.
+        let mut winner: std::collections::HashMap<u32, usize> =
+            std::collections::HashMap::with_capacity(self.work);
+        for (i, e) in self.entries.iter().enumerate() {
+            for &f in &e.features {
+                let w = winner.entry(f).or_insert(i);
+                if self.entries[*w].size > e.size {
+                    *w = i;
+                }
+            }
+        }
+        self.favoured.clear();
+        self.favoured.resize(self.entries.len(), false);
+        for &i in winner.values() {
+            self.favoured[i] = true;
+        }
+        self.cumulative.clear();
+        let mut total = 0.0;
+        for i in 0..self.entries.len() {
+            total += self.energy(i);
+            self.cumulative.push(total);
+        }
+        self.recorded_since = 0;
+        self.stale = false;
+    }
+
+    /// Picks an entry by energy; `None` when there is none.
+    pub fn pick(&mut self, rng: &mut Rng) -> Option<usize> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        // Recorded executions are one in SAMPLE; a recomputation walks
+        // `work` features, so it stays below ~1/8 of the executions' cost.
+        if self.stale || self.recorded_since * SAMPLE >= 4096 + self.work as u64 / 2 {
+            self.recompute();
+        }
+        let total = *self.cumulative.last().expect("not empty");
+        // 53 random bits as a fraction of the total.
+        let draw = ((u64::from(rng.uint32()) << 21) ^ u64::from(rng.uint32() >> 11)) as f64
+            / (1u64 << 53) as f64
+            * total;
+        let i = self.cumulative.partition_point(|&c| c <= draw);
+        Some(i.min(self.entries.len() - 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_entry_past_a_check_wins_until_it_is_common() {
+        let mut s = Schedule::new(1000);
+        // 300 entries on common ground, one past a check.
+        for _ in 0..300 {
+            s.add(10, (0..150).collect());
+        }
+        let rung = s.add(10, (0..150).chain([500]).collect());
+        for _ in 0..1000 {
+            s.record(&(0..150).collect::<Vec<u32>>());
+        }
+        let mut rng = Rng::new(7);
+        let picks = (0..10_000)
+            .filter(|_| s.pick(&mut rng) == Some(rung))
+            .count();
+        assert!(picks > 5_000, "the entry past the check: {picks} of 10000");
+        assert!(picks < 10_000, "the others are never starved entirely");
+        // Once its feature is as common as the rest, it weighs as the first
+        // of the 300 equals (the other favoured entry) and the 299 others
+        // weigh 3 between them: a fifth of the picks.
+        for _ in 0..1000 {
+            s.record(&[500]);
+        }
+        s.stale = true;
+        let picks = (0..10_000)
+            .filter(|_| s.pick(&mut rng) == Some(rung))
+            .count();
+        assert!((1_500..3_000).contains(&picks), "{picks}");
+        assert!(!s.favoured[1] && s.favoured[0] && s.favoured[rung]);
+    }
+
+    #[test]
+    fn smaller_entries_weigh_more() {
+        let mut s = Schedule::new(10);
+        let small = s.add(4, vec![1]);
+        let big = s.add(4000, vec![1]);
+        s.recompute();
+        assert!(s.energy(small) > 3.0 * s.energy(big));
+    }
+
+    #[test]
+    fn pick_is_deterministic_and_in_range() {
+        let mut a = Schedule::new(8);
+        assert_eq!(a.pick(&mut Rng::new(1)), None);
+        for i in 0..5 {
+            a.add(i, vec![i as u32, 100]); // 100 is out of range: ignored
+        }
+        let (mut r1, mut r2) = (Rng::new(3), Rng::new(3));
+        for _ in 0..1000 {
+            let i = a.pick(&mut r1).unwrap();
+            assert!(i < 5);
+            assert_eq!(Some(i), a.pick(&mut r2));
+            a.record(&[i as u32]);
+        }
+    }
+}

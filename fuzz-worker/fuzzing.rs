@@ -1,0 +1,465 @@
+//! The fuzzing loop of a worker, and what it remembers between slices.
+//!
+//! A slice mutates chains of [`CHAIN`] inputs, as Go's worker does, until
+//! one adds coverage or fails or the budget ends. Go mutates the one entry
+//! the coordinator sent; beyond Go (each part off with its switch in
+//! [`Search`]), the worker keeps a copy of the whole corpus and
+//! - chooses the parent of each chain by the rarity of the coverage it
+//!   reaches (`fuzz_core::schedule`),
+//! - now and then splices the parent with another entry
+//!   (`fuzz_core::splice`),
+//! - caps the growth of byte arguments, raising the cap by small steps
+//!   while nothing new turns up (length control, as libFuzzer's),
+//! - uses the target's own mutators when it has them (`fuzz-worker/custom.rs`:
+//!   libFuzzer's `LLVMFuzzerCustomMutator` then replaces every other
+//!   mutation, as in libFuzzer, and `LLVMFuzzerCustomCrossOver` splicing;
+//!   a typed target's `custom(NAME)` argument is mutated by its
+//!   `fuzz_mutate_NAME`),
+//! - and writes comparison operands (`use_cmp`) and dictionary words into
+//!   a share of the inputs, keeping the operands that led to new coverage
+//!   as words of an automatic dictionary (`auto_dict`).
+
+use crate::coverage::Feature;
+use crate::custom::Custom;
+use crate::sancov;
+use crate::serve::{Executor, Verdict};
+use fuzz_core::mutator::{Mutator, CHAIN};
+use fuzz_core::protocol::{Found, Search};
+use fuzz_core::rng::Rng;
+use fuzz_core::schedule::{self, Schedule};
+use fuzz_core::{codec, Value};
+use std::time::Instant;
+
+/// The features seen so far, one bit each.
+struct Known {
+    bits: Vec<u64>,
+}
+
+impl Known {
+    fn new(features: usize) -> Known {
+        Known {
+            bits: vec![0; features.div_ceil(64) + 1],
+        }
+    }
+
+    /// Marks a feature seen; true if it was not before.
+    fn insert(&mut self, f: Feature) -> bool {
+        let (w, b) = ((f / 64) as usize, f % 64);
+        match self.bits.get_mut(w) {
+            Some(word) if *word & (1 << b) == 0 => {
+                *word |= 1 << b;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The limits and switches of one fuzzing slice.
+pub struct Slice {
+    pub seed: u64,
+    pub max_len: usize,
+    pub max_execs: Option<u64>,
+    pub deadline: Option<Instant>,
+    pub use_cmp: bool,
+    pub search: Search,
+}
+
+/// How often (one mutation in this many) a comparison hint is used
+/// instead of Go's mutators, and how often (in executions) the hints are
+/// read again from the comparison tables.
+const HINT_ONE_IN: usize = 4;
+const HINT_REFRESH: u64 = 256;
+/// One mutation in this many writes a dictionary word (`-dict`).
+const DICT_ONE_IN: usize = 8;
+/// One chain in this many starts from a splice of two entries.
+const SPLICE_ONE_IN: usize = 8;
+/// The automatic dictionary holds at most this many words.
+const AUTO_DICT_MAX: usize = 1024;
+/// Length control starts from the longest byte argument of the corpus, but
+/// not below this.
+const FIRST_CAP: usize = 4;
+
+/// A worker's fuzzing state, kept from slice to slice.
+pub struct Fuzzer {
+    known: Known,
+    /// The corpus as the coordinator shared it.
+    pool: Vec<Vec<Value>>,
+    schedule: Schedule,
+    /// Length control: the cap on byte arguments, and the executions since
+    /// anything new was found.
+    cap: usize,
+    stalled: u64,
+    /// Comparison operands that led to new coverage, used as dictionary
+    /// words; and the operands written in the current chain.
+    auto_dict: Vec<Vec<u8>>,
+    in_auto_dict: std::collections::HashSet<Vec<u8>>,
+    chain_words: Vec<Vec<u8>>,
+    chain_n: usize,
+}
+
+impl Fuzzer {
+    pub fn new(counters: u32) -> Fuzzer {
+        let features = (counters as usize) << 3;
+        Fuzzer {
+            known: Known::new(features),
+            pool: Vec::new(),
+            schedule: Schedule::new(features),
+            cap: FIRST_CAP,
+            stalled: 0,
+            auto_dict: Vec::new(),
+            in_auto_dict: std::collections::HashSet::new(),
+            chain_words: vec![Vec::new(); CHAIN as usize],
+            chain_n: 0,
+        }
+    }
+
+    /// Features found elsewhere: not new when seen here.
+    pub fn learn(&mut self, features: &[Feature]) {
+        for &f in features {
+            self.known.insert(f);
+        }
+    }
+
+    /// Adds corpus entries to the pool, running each once for its
+    /// coverage (those executions are bookkeeping: not counted, so that
+    /// -fuzztime Nx counts the inputs fuzzing made).
+    pub fn add_entries(&mut self, exec: &mut Executor, entries: &[String]) -> Result<(), String> {
+        for text in entries {
+            let values = codec::decode(text.as_bytes())
+                .map_err(|e| format!("bad entry from the coordinator: {e}"))?;
+            // Its features are not learnt: one the coordinator has not
+            // recorded (a minimized entry may reach more than the features
+            // it was kept for) is still reported when a mutant reaches it.
+            exec.exec(&values);
+            self.schedule
+                .add(fuzz_core::minimize::size(&values), exec.features.clone());
+            self.cap = self.cap.max(longest(&values));
+            self.pool.push(values);
+        }
+        Ok(())
+    }
+
+    /// One slice from `parent`: returns the executions and what was found.
+    pub fn fuzz(
+        &mut self,
+        exec: &mut Executor,
+        parent: &[Value],
+        slice: &Slice,
+    ) -> (u64, Option<Found>) {
+        let search = slice.search;
+        let mut mutator = Mutator::new(slice.seed, slice.max_len);
+        let mut values = parent.to_vec();
+        let mut cap = slice.max_len;
+        let mut hints = fuzz_core::hints::Hints::default();
+        let mut execs: u64 = 0;
+        loop {
+            if slice.max_execs.is_some_and(|m| execs >= m) {
+                return (execs, None);
+            }
+            if execs % 64 == 0 && slice.deadline.is_some_and(|d| Instant::now() >= d) {
+                return (execs, None);
+            }
+            if slice.use_cmp && execs % HINT_REFRESH == 0 {
+                hints = sancov::hints();
+            }
+            if execs % CHAIN as u64 == 0 {
+                cap = self.start_chain(
+                    exec.custom.as_ref(),
+                    &mut values,
+                    parent,
+                    mutator.rng_mut(),
+                    slice,
+                );
+                mutator.set_max_len(cap);
+            }
+            self.mutate(exec, &mut values, &hints, &mut mutator, cap, slice);
+            let ret = exec.exec(&values);
+            execs += 1;
+            if search.entropic && execs % schedule::SAMPLE == 0 {
+                self.schedule.record(&exec.features);
+            }
+            match exec.classify_ret(ret) {
+                Verdict::Rejected => continue,
+                Verdict::Failed => {
+                    let message = exec.failure_message(&values);
+                    return (
+                        execs,
+                        Some(Found::Failure {
+                            entry: text_of(&values),
+                            message,
+                        }),
+                    );
+                }
+                Verdict::Ok => {}
+            }
+            let mut new: Vec<u32> = Vec::new();
+            for &f in &exec.features {
+                if self.known.insert(f) {
+                    new.push(f);
+                }
+            }
+            if !new.is_empty() {
+                self.stalled = 0;
+                if search.auto_dict {
+                    self.keep_chain_words(mutator.rng_mut());
+                }
+                return (
+                    execs,
+                    Some(Found::NewCoverage {
+                        entry: text_of(&values),
+                        features: new,
+                    }),
+                );
+            }
+            self.stall(slice);
+        }
+    }
+
+    /// Sets `values` to the parent of a new chain; returns the chain's cap
+    /// on byte arguments.
+    fn start_chain(
+        &mut self,
+        custom: Option<&Custom>,
+        values: &mut Vec<Value>,
+        parent: &[Value],
+        rng: &mut Rng,
+        slice: &Slice,
+    ) -> usize {
+        let search = slice.search;
+        self.chain_n = 0;
+        let picked = if search.entropic {
+            self.schedule.pick(rng)
+        } else {
+            None
+        };
+        match picked {
+            Some(i) => values.clone_from(&self.pool[i]),
+            None => values.clone_from_slice(parent),
+        }
+        let cap = if search.len_control == 0 {
+            slice.max_len
+        } else {
+            slice.max_len.min(self.cap.max(longest(values)))
+        };
+        // A target with its own mutator or cross-over splices its own way.
+        let own = custom.is_some_and(|c| c.has_mutator() || c.has_cross_over());
+        if search.cross_over && !own && self.pool.len() > 1 && rng.intn(SPLICE_ONE_IN) == 0 {
+            let other = &self.pool[rng.intn(self.pool.len())];
+            fuzz_core::splice::splice(values, other, rng, cap);
+        }
+        cap
+    }
+
+    /// One mutation: a dictionary word (given or automatic), a comparison
+    /// operand, or Go's.
+    fn mutate(
+        &mut self,
+        exec: &Executor,
+        values: &mut [Value],
+        hints: &fuzz_core::hints::Hints,
+        mutator: &mut Mutator,
+        cap: usize,
+        slice: &Slice,
+    ) {
+        if let Some(custom) = &exec.custom {
+            if self.mutate_custom(custom, values, mutator.rng_mut(), cap, slice) {
+                return;
+            }
+        }
+        let draw = mutator.rng_mut().intn(DICT_ONE_IN * HINT_ONE_IN);
+        let words = exec.dict.len() + self.auto_dict.len();
+        let worded = words > 0 && draw < HINT_ONE_IN && {
+            let rng = mutator.rng_mut();
+            let i = rng.intn(words);
+            let word = match exec.dict.get(i) {
+                Some(w) => w,
+                None => &self.auto_dict[i - exec.dict.len()],
+            };
+            fuzz_core::hints::place_word(values, word, rng, cap)
+        };
+        if worded {
+            return;
+        }
+        let slot = self.chain_n.min(CHAIN as usize - 1);
+        let hinted = !hints.is_empty()
+            && draw % HINT_ONE_IN == 0
+            && fuzz_core::hints::mutate(
+                values,
+                hints,
+                mutator.rng_mut(),
+                cap,
+                &mut self.chain_words[slot],
+            );
+        if hinted {
+            if slice.search.auto_dict && self.chain_words[slot].len() >= 2 {
+                self.chain_n = slot + 1;
+            }
+        } else {
+            mutator.mutate(values);
+        }
+    }
+
+    /// A mutation by the target's own mutators; false when it has none for
+    /// this input (or they declined), and Go's and ours then mutate.
+    fn mutate_custom(
+        &self,
+        custom: &Custom,
+        values: &mut [Value],
+        rng: &mut Rng,
+        cap: usize,
+        slice: &Slice,
+    ) -> bool {
+        if values.is_empty() {
+            return false;
+        }
+        let seed = rng.uint32();
+        if let [Value::Bytes(data)] = values {
+            // libFuzzer's entry: a cross-over one time in four, when the
+            // target has one (and splicing is on), else its mutator.
+            if slice.search.cross_over
+                && custom.has_cross_over()
+                && self.pool.len() > 1
+                && rng.intn(4) == 0
+            {
+                if let [Value::Bytes(other)] = self.pool[rng.intn(self.pool.len())].as_slice() {
+                    let mut out = Vec::new();
+                    if custom.cross_over(data, other, &mut out, cap, seed) {
+                        *data = out;
+                        return true;
+                    }
+                }
+            }
+            return custom.has_mutator() && custom.mutate(data, cap, seed);
+        }
+        // A typed target: the argument Go's mutator would pick, if it is
+        // a custom value with a mutator of its own.
+        match &mut values[rng.intn(values.len())] {
+            Value::Custom { name, data } => custom.mutate_value(name, data, cap, seed),
+            _ => false,
+        }
+    }
+
+    /// The operands written in a chain that found something new become
+    /// dictionary words (a full dictionary replaces a word at random).
+    fn keep_chain_words(&mut self, rng: &mut Rng) {
+        for k in 0..self.chain_n {
+            let word = &self.chain_words[k];
+            if self.in_auto_dict.contains(word) {
+                continue;
+            }
+            self.in_auto_dict.insert(word.clone());
+            if self.auto_dict.len() < AUTO_DICT_MAX {
+                self.auto_dict.push(word.clone());
+            } else {
+                let i = rng.intn(AUTO_DICT_MAX);
+                self.in_auto_dict.remove(&self.auto_dict[i]);
+                self.auto_dict[i] = word.clone();
+            }
+        }
+        self.chain_n = 0;
+    }
+
+    /// Length control: after `len_control × log2(cap)` executions without
+    /// anything new, byte arguments may grow by `log2(cap)` more bytes.
+    fn stall(&mut self, slice: &Slice) {
+        let n = slice.search.len_control as u64;
+        if n == 0 || self.cap >= slice.max_len {
+            return;
+        }
+        self.stalled += 1;
+        let log = u64::from(self.cap.max(2).ilog2());
+        if self.stalled >= n * log {
+            self.cap = (self.cap + log as usize).min(slice.max_len);
+            self.stalled = 0;
+        }
+    }
+}
+
+/// The longest `[]byte`/`string` argument.
+fn longest(values: &[Value]) -> usize {
+    values
+        .iter()
+        .filter_map(|v| match v {
+            Value::Bytes(b) | Value::String(b) => Some(b.len()),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+pub fn text_of(values: &[Value]) -> String {
+    String::from_utf8(codec::encode(values)).expect("v1 text is UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slice(len_control: u32, max_len: usize) -> Slice {
+        Slice {
+            seed: 1,
+            max_len,
+            max_execs: None,
+            deadline: None,
+            use_cmp: false,
+            search: Search {
+                entropic: true,
+                cross_over: false,
+                len_control,
+                auto_dict: true,
+            },
+        }
+    }
+
+    #[test]
+    fn length_control_grows_by_log_steps_when_stalled() {
+        let mut f = Fuzzer::new(8);
+        let s = slice(100, 64);
+        assert_eq!(f.cap, FIRST_CAP);
+        // 100 × log2(4) executions without news: 4 + 2 bytes.
+        for _ in 0..199 {
+            f.stall(&s);
+        }
+        assert_eq!(f.cap, 4);
+        f.stall(&s);
+        assert_eq!(f.cap, 6);
+        for _ in 0..100_000 {
+            f.stall(&s);
+        }
+        assert_eq!(f.cap, 64, "never past -max_len");
+        let mut off = Fuzzer::new(8);
+        for _ in 0..1000 {
+            off.stall(&slice(0, 64));
+        }
+        assert_eq!(off.cap, FIRST_CAP, "-len_control=0 does not step");
+    }
+
+    #[test]
+    fn a_chain_starts_from_the_pool_and_caps_by_the_longest() {
+        let mut f = Fuzzer::new(8);
+        f.pool.push(vec![Value::Bytes(vec![7; 40])]);
+        f.schedule.add(40, vec![1]);
+        let mut values = Vec::new();
+        let parent = [Value::Bytes(vec![1])];
+        let mut rng = Rng::new(1);
+        let cap = f.start_chain(None, &mut values, &parent, &mut rng, &slice(100, 4096));
+        assert_eq!(values, f.pool[0], "the scheduled entry, not the slice's");
+        assert_eq!(cap, 40, "a parent longer than the cap keeps its length");
+        let mut go = slice(0, 4096);
+        go.search.entropic = false;
+        let cap = f.start_chain(None, &mut values, &parent, &mut rng, &go);
+        assert_eq!((values.as_slice(), cap), (&parent[..], 4096));
+    }
+
+    #[test]
+    fn words_of_a_winning_chain_join_the_dictionary_once() {
+        let mut f = Fuzzer::new(8);
+        f.chain_words[0] = b"MAGIC".to_vec();
+        f.chain_words[1] = b"MAGIC".to_vec();
+        f.chain_n = 2;
+        f.keep_chain_words(&mut Rng::new(1));
+        assert_eq!(f.auto_dict, vec![b"MAGIC".to_vec()]);
+        assert_eq!(f.chain_n, 0);
+    }
+}

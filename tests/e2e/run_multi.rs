@@ -1,0 +1,416 @@
+//! fuzz-run with -fuzz matching several targets, which take turns: both
+//! get executions and keep their caches; a bug in one is reported while
+//! the other keeps its time; -json events name their target; counts are
+//! per target and reproducible; Ctrl-C stops every target; one target
+//! still runs exactly as Go's.
+
+use crate::common::*;
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+/// A working directory with its own cache.
+struct Work {
+    dir: tempfile::TempDir,
+}
+
+impl Work {
+    fn new() -> Work {
+        Work { dir: tempdir() }
+    }
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+    fn cache(&self) -> String {
+        self.path().join("cache").display().to_string()
+    }
+    /// Runs fuzz-run here with the cache in this directory.
+    fn fuzz(&self, lib: &str, args: &[&str]) -> Run {
+        let cache = self.cache();
+        let mut all: Vec<&str> = vec!["-fuzzcachedir", &cache];
+        all.extend_from_slice(args);
+        all.push(lib);
+        run_in(self.path(), "fuzz-run", &all)
+    }
+    /// The files of a target's cache directory, by name.
+    fn cached(&self, target: &str) -> Vec<String> {
+        let mut names: Vec<String> = walkdir::WalkDir::new(self.path().join("cache"))
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_type().is_file())
+            .filter(|e| e.path().parent().unwrap().ends_with(target))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+    /// The files of a target's seed corpus directory.
+    fn testdata(&self, target: &str) -> Vec<PathBuf> {
+        std::fs::read_dir(self.path().join("testdata/fuzz").join(target))
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default()
+    }
+}
+
+fn events(r: &Run) -> Vec<Json> {
+    r.out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+/// The events of one target, in order.
+fn of<'a>(ev: &'a [Json], target: &str) -> Vec<&'a Json> {
+    ev.iter().filter(|e| e["target"] == target).collect()
+}
+
+/// The number in `execs: N (` of the last progress line tagged `[target]`.
+fn last_execs(stderr: &str, target: &str) -> u64 {
+    let line = stderr
+        .lines()
+        .rev()
+        .find(|l| l.ends_with(&format!(" [{target}]")) && l.contains(", execs: "))
+        .unwrap_or_else(|| panic!("no progress line for {target}:\n{stderr}"));
+    let n = line.split(", execs: ").nth(1).unwrap().split(' ').next();
+    n.unwrap().parse().unwrap()
+}
+
+#[test]
+fn two_targets_take_turns_and_both_keep_their_cache() {
+    let w = Work::new();
+    let started = Instant::now();
+    let r = w
+        .fuzz(
+            &example_lib("librust_typed_fixed.so"),
+            &[
+                "-fuzz",
+                "^Fuzz(Record|Flags)$",
+                "-fuzztime",
+                "4s",
+                "-parallel",
+                "2",
+            ],
+        )
+        .expect(0);
+    // The run takes -fuzztime, shared: not 4 s per target.
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(3500) && took < Duration::from_secs(15),
+        "took {took:?}"
+    );
+    let err = &r.stderr;
+    assert!(
+        err.starts_with(
+            "fuzz: fuzzing 2 targets, 2s each, in turns of up to 10s: FuzzFlags, FuzzRecord\n"
+        ),
+        "{err}"
+    );
+    for target in ["FuzzFlags", "FuzzRecord"] {
+        assert!(
+            err.contains(&format!("turn of up to 2s with 2 workers [{target}]")),
+            "{err}"
+        );
+        assert!(last_execs(err, target) > 1000, "{target}:\n{err}");
+        assert!(!w.cached(target).is_empty(), "{target} wrote no cache");
+    }
+    // Every line about a target names it.
+    for l in err.lines().skip(1) {
+        assert!(
+            l.ends_with(" [FuzzFlags]") || l.ends_with(" [FuzzRecord]"),
+            "untagged line {l:?} in:\n{err}"
+        );
+    }
+    let out = r.out();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("--- PASS: FuzzFlags ("), "{out}");
+    assert!(lines[1].starts_with("--- PASS: FuzzRecord ("), "{out}");
+    assert_eq!(lines[2], "PASS");
+    assert!(lines[3].starts_with("ok  \t"), "{out}");
+}
+
+#[test]
+fn a_bug_in_one_target_is_reported_and_the_other_gets_its_time() {
+    let w = Work::new();
+    // A third target whose seed corpus is malformed fails at once, as Go
+    // fails it, and takes no turn.
+    let bad = w.path().join("testdata/fuzz/FuzzReject");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("broken"), "go test fuzz v1\nint(1)\n").unwrap();
+    let started = Instant::now();
+    let r = w.fuzz(
+        &example_lib("libmisbehave.so"),
+        &[
+            "-fuzz",
+            "^Fuzz(Fail|Ok|Reject)$",
+            "-fuzztime",
+            "4s",
+            "-parallel",
+            "2",
+        ],
+    );
+    assert_eq!(r.code, 1, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
+    let took = started.elapsed();
+    let out = r.out();
+    assert!(
+        out.contains("--- FAIL: FuzzReject (0.00s)\n    malformed seed corpus\n"),
+        "{out}"
+    );
+    assert!(out.contains("--- FAIL: FuzzFail ("), "{out}");
+    assert!(out.contains("bad input: starts with 'x'"), "{out}");
+    assert!(
+        out.contains("Failing input written to testdata/fuzz/FuzzFail/"),
+        "{out}"
+    );
+    assert!(out.contains("fuzz-run -run FuzzFail/"), "{out}");
+    assert!(out.contains("--- PASS: FuzzOk ("), "{out}");
+    assert!(!out.contains("--- PASS: FuzzFail"), "{out}");
+    assert!(
+        out.ends_with("FAIL\nFAIL\t") || out.contains("\nFAIL\nFAIL\t"),
+        "{out}"
+    );
+    assert_eq!(w.testdata("FuzzFail").len(), 1);
+    assert!(w.testdata("FuzzOk").is_empty());
+    // FuzzFail stopped at its bug; FuzzOk was given the time it left, so
+    // the run still took -fuzztime.
+    let err = &r.stderr;
+    assert!(
+        err.starts_with("fuzz: fuzzing 2 targets, 2s each"),
+        "the malformed target takes no share:\n{err}"
+    );
+    assert!(
+        err.contains("[FuzzFail]") && err.contains("[FuzzOk]"),
+        "{err}"
+    );
+    assert!(!err.contains("[FuzzReject]"), "{err}");
+    assert!(last_execs(err, "FuzzOk") > 100, "{err}");
+    assert!(!w.cached("FuzzOk").is_empty());
+    assert!(took >= Duration::from_millis(3500), "took {took:?}:\n{err}");
+}
+
+#[test]
+fn json_events_name_their_target() {
+    let w = Work::new();
+    let r = w.fuzz(
+        &example_lib("libmisbehave.so"),
+        &[
+            "-fuzz",
+            "^Fuzz(Fail|Ok)$",
+            "-fuzztime",
+            "3s",
+            "-parallel",
+            "1",
+            "-json",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let ev = events(&r);
+    for e in &ev {
+        assert!(
+            e["target"] == "FuzzFail" || e["target"] == "FuzzOk",
+            "event without its target: {e}"
+        );
+        assert!(e["elapsed"].is_number(), "{e}");
+    }
+    for target in ["FuzzFail", "FuzzOk"] {
+        let mine = of(&ev, target);
+        let kinds: Vec<&str> = mine.iter().map(|e| e["event"].as_str().unwrap()).collect();
+        assert_eq!(kinds.first(), Some(&"start"), "{target}: {kinds:?}");
+        assert_eq!(kinds.last(), Some(&"end"), "{target}: {kinds:?}");
+        assert!(
+            kinds.contains(&"turn") && kinds.contains(&"baseline"),
+            "{target}: {kinds:?}"
+        );
+        // The baseline runs once, however many turns.
+        assert_eq!(kinds.iter().filter(|k| **k == "baseline").count(), 1);
+        let turn = mine.iter().find(|e| e["event"] == "turn").unwrap();
+        assert_eq!(turn["workers"], 1, "{turn}");
+        let end = mine.last().unwrap();
+        assert!(end["execs"].as_u64().unwrap() > 0, "{end}");
+        assert_eq!(end["interrupted"], false);
+    }
+    let failure = ev.iter().find(|e| e["event"] == "failure").unwrap();
+    assert_eq!(failure["target"], "FuzzFail");
+    assert!(failure["path"]
+        .as_str()
+        .unwrap()
+        .contains("testdata/fuzz/FuzzFail/"));
+    let ends: Vec<&Json> = ev.iter().filter(|e| e["event"] == "end").collect();
+    assert_eq!(ends.len(), 2);
+    let fail_end = of(&ev, "FuzzFail").last().unwrap()["failures"].clone();
+    assert_eq!(fail_end, 1);
+    assert_eq!(of(&ev, "FuzzOk").last().unwrap()["failures"], 0);
+    // FuzzOk's turn begins once FuzzFail is done.
+    let fail_end_at = of(&ev, "FuzzFail").last().unwrap()["elapsed"]
+        .as_f64()
+        .unwrap();
+    let ok_turn_at = of(&ev, "FuzzOk")
+        .into_iter()
+        .find(|e| e["event"] == "turn")
+        .unwrap()["elapsed"]
+        .as_f64()
+        .unwrap();
+    assert!(ok_turn_at >= fail_end_at, "{ok_turn_at} < {fail_end_at}");
+}
+
+#[test]
+fn a_count_is_per_target_and_each_run_is_its_own() {
+    // -fuzztime Nx with -seed: the targets run one after the other, each
+    // exactly the run it would be alone.
+    let lib = example_lib("librust_typed_fixed.so");
+    let args = |pattern| {
+        [
+            "-fuzz",
+            pattern,
+            "-json",
+            "-parallel",
+            "1",
+            "-seed",
+            "3",
+            "-fuzztime",
+            "20000x",
+        ]
+    };
+    let both = Work::new();
+    let r = both.fuzz(&lib, &args("^Fuzz(Record|Flags)$")).expect(0);
+    let ev = events(&r);
+    for target in ["FuzzFlags", "FuzzRecord"] {
+        let end = *of(&ev, target).last().unwrap();
+        assert_eq!(end["event"], "end");
+        assert_eq!(end["execs"], 20000, "{end}");
+        let turns: Vec<&Json> = of(&ev, target)
+            .into_iter()
+            .filter(|e| e["event"] == "turn")
+            .collect();
+        assert_eq!(turns.len(), 1, "one turn each under -seed");
+        assert!(turns[0]["seconds"].is_null());
+    }
+    let alone = Work::new();
+    let r = alone.fuzz(&lib, &args("^FuzzRecord$")).expect(0);
+    let end = events(&r)
+        .into_iter()
+        .find(|e| e["event"] == "end")
+        .unwrap();
+    let both_end = *of(&ev, "FuzzRecord").last().unwrap();
+    assert_eq!(end["coverage"], both_end["coverage"]);
+    assert_eq!(end["new_interesting"], both_end["new_interesting"]);
+    assert!(!alone.cached("FuzzRecord").is_empty());
+    assert_eq!(alone.cached("FuzzRecord"), both.cached("FuzzRecord"));
+}
+
+#[test]
+fn ctrl_c_with_several_targets_stops_every_one_cleanly() {
+    let w = Work::new();
+    let lib = example_lib("librust_typed_fixed.so");
+    let cache = w.cache();
+    // A marker in the environment, which the workers inherit, tells this
+    // run's processes from those of tests running beside it.
+    let marker = format!("FUZZ_TEST_MARK={}", w.path().display());
+    let child = cmd(
+        w.path(),
+        "fuzz-run",
+        &[
+            "-fuzzcachedir",
+            &cache,
+            "-fuzz",
+            "^Fuzz(Record|Flags)$",
+            "-fuzztime",
+            "60s",
+            "-parallel",
+            "2",
+            "-json",
+            &lib,
+        ],
+    )
+    .env("FUZZ_TEST_MARK", w.path())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(
+        marked_processes(&marker).len(),
+        3,
+        "the coordinator and the two workers of the target whose turn it is"
+    );
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    let r = r.expect(0);
+    let left = marked_processes(&marker);
+    assert!(left.is_empty(), "processes left running: {left:?}");
+    // Both targets end, interrupted: the one whose turn it was, and the
+    // one still waiting for its first.
+    let ev = events(&r);
+    for target in ["FuzzFlags", "FuzzRecord"] {
+        let end = *of(&ev, target).last().unwrap();
+        assert_eq!(end["event"], "end", "{target}");
+        assert_eq!(end["interrupted"], true, "{end}");
+    }
+    assert!(
+        of(&ev, "FuzzFlags").last().unwrap()["execs"]
+            .as_u64()
+            .unwrap()
+            > 0,
+        "the first target had its turn"
+    );
+    assert_eq!(of(&ev, "FuzzRecord").last().unwrap()["execs"], 0);
+    for e in walkdir::WalkDir::new(w.path().join("cache"))
+        .into_iter()
+        .flatten()
+    {
+        assert!(
+            !e.file_name().to_string_lossy().starts_with(".tmp"),
+            "{}",
+            e.path().display()
+        );
+    }
+}
+
+#[test]
+fn one_target_runs_as_go_runs_it() {
+    // -fuzz matching one target: no turns, no names in brackets, no PASS
+    // line per target: go test's output.
+    let w = Work::new();
+    let r = w
+        .fuzz(
+            &example_lib("librust_typed_fixed.so"),
+            &["-fuzz", "Flags", "-fuzztime", "1s", "-parallel", "1"],
+        )
+        .expect(0);
+    let err = &r.stderr;
+    assert!(
+        err.starts_with("warning: starting with empty corpus\nfuzz: elapsed: "),
+        "{err}"
+    );
+    assert!(!err.contains('[') && !err.contains("turn"), "{err}");
+    assert!(err.contains(", execs: "), "{err}");
+    let out = r.out();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], "PASS");
+    assert!(lines[1].starts_with("ok  \t"), "{out}");
+    // Its events name it too.
+    let r = w
+        .fuzz(
+            &example_lib("librust_typed_fixed.so"),
+            &["-fuzz", "Flags", "-fuzztime", "500x", "-json"],
+        )
+        .expect(0);
+    let ev = events(&r);
+    assert!(!ev.iter().any(|e| e["event"] == "turn"));
+    assert!(ev.iter().all(|e| e["target"] == "FuzzFlags"), "{ev:?}");
+    // And a pattern matching nothing is still misuse, naming the targets.
+    w.fuzz(
+        &example_lib("librust_typed_fixed.so"),
+        &["-fuzz", "Nothing", "-fuzztime", "1x"],
+    )
+    .expect(2)
+    .one_line_error("fuzz-run", "FuzzRecord");
+}

@@ -1,0 +1,111 @@
+//! The search beyond Go's engine, each part shown by a planted bug that
+//! needs it: parents chosen by rarity (-entropic) climb a ladder hidden
+//! among 300 useless seeds; splicing (-cross_over) joins two halves found
+//! apart. Both targets are built with gcc's trace-pc alone and fuzzed with
+//! -use_cmp 0, so no comparison operand gives the answer away. The same
+//! runs with each switch off are in bench/search.sh (minutes, not seconds).
+
+use crate::common::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// fuzz-run -fuzz . on `lib` in `dir` (its testdata, its own cache).
+fn fuzz(dir: &Path, lib: &str, args: &[&str]) -> Run {
+    let mut all = vec!["-fuzz", ".", "-parallel", "1", "-use_cmp", "0"];
+    all.extend_from_slice(&["-fuzzcachedir", "cache"]);
+    all.extend_from_slice(args);
+    all.push(lib);
+    run_in(dir, "fuzz-run", &all)
+}
+
+fn seed(dir: &Path, target: &str, name: &str, bytes: &[u8]) {
+    let d = dir.join("testdata/fuzz").join(target);
+    std::fs::create_dir_all(&d).unwrap();
+    let v1 = fuzz_core::codec::encode(&[fuzz_core::Value::Bytes(bytes.to_vec())]);
+    std::fs::write(d.join(name), v1).unwrap();
+}
+
+#[track_caller]
+fn found_abort(r: &Run, target: &str, started: Instant) {
+    assert_eq!(r.code, 1, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
+    assert!(
+        r.out().contains(&format!("--- FAIL: {target}")),
+        "{}",
+        r.out()
+    );
+    assert!(r.out().contains("SIGABRT"), "{}", r.out());
+    // Seconds with the feature; the bench measures minutes without it.
+    assert!(
+        started.elapsed() < Duration::from_secs(40),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn rarity_climbs_a_ladder_hidden_among_many_seeds() {
+    let w = tempdir();
+    let mut rng = Rng(11);
+    for i in 0..300 {
+        let len = 8 + rng.below(12);
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| b"abcdefghijKMNOP"[rng.below(15)])
+            .collect();
+        seed(w.path(), "ladder", &format!("seed{i:03}"), &bytes);
+    }
+    let started = Instant::now();
+    let r = fuzz(
+        w.path(),
+        &example_lib("libladder.so"),
+        &["-fuzztime", "60s"],
+    );
+    found_abort(&r, "ladder", started);
+}
+
+#[test]
+fn splicing_joins_two_halves_found_apart() {
+    let w = tempdir();
+    seed(w.path(), "halves", "start", b"xxxxxxxxxxxx");
+    let started = Instant::now();
+    let r = fuzz(
+        w.path(),
+        &example_lib("libhalves.so"),
+        &["-fuzztime", "60s"],
+    );
+    found_abort(&r, "halves", started);
+}
+
+#[test]
+fn every_switch_off_is_go_s_engine_and_still_runs() {
+    let w = tempdir();
+    seed(w.path(), "halves", "start", b"xxxxxxxxxxxx");
+    let off = [
+        "-entropic",
+        "0",
+        "-cross_over",
+        "0",
+        "-len_control",
+        "0",
+        "-auto_dict",
+        "0",
+        "-fuzztime",
+        "20000x",
+        "-json",
+    ];
+    let r = fuzz(w.path(), &example_lib("libhalves.so"), &off).expect(0);
+    let end = r
+        .out()
+        .lines()
+        .find(|l| l.contains("\"event\":\"end\""))
+        .unwrap()
+        .to_string();
+    assert!(end.contains("\"execs\":20000"), "{end}");
+    for (flag, bad) in [
+        ("-entropic", "2"),
+        ("-cross_over", "yes"),
+        ("-len_control", "-1"),
+    ] {
+        let r = fuzz(w.path(), &example_lib("libhalves.so"), &[flag, bad]).expect(2);
+        r.one_line_error("fuzz-run", flag);
+    }
+}
