@@ -44,8 +44,15 @@ pub fn run(
         .max()
         .unwrap_or(0)
         + 4096;
-    let mut session = Session::start(&worker_bin, lib, target, scratch.path(), capacity)
-        .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
+    let mut session =
+        Session::start(&worker_bin, lib, target, scratch.path(), capacity).map_err(|e| {
+            // The worker's own message may name the library already.
+            let shown = lib.display().to_string();
+            match e.to_string() {
+                m if m.starts_with(&shown) => CliError::misuse(m),
+                m => CliError::misuse(format!("{shown}: {m}")),
+            }
+        })?;
     let types: Vec<ArgType> = session
         .args
         .iter()

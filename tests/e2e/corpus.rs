@@ -197,6 +197,15 @@ fn fmt_refuses_bad_input_and_changes_nothing() {
         r.one_line_error("fuzz-corpus", needle);
         assert!(r.stdout.is_empty(), "{args:?} wrote to stdout");
     }
+    // A library that is not there is named once.
+    let r = run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["merge", "-lib", "nolib.so", "d", "c"],
+    )
+    .expect(2);
+    r.one_line_error("fuzz-corpus", "nolib.so");
+    assert_eq!(r.stderr.matches("nolib.so").count(), 1, "{}", r.stderr);
     assert_eq!(snapshot(dir.path()), before, "nothing changed");
 }
 
