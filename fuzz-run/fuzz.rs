@@ -1326,7 +1326,12 @@ impl Coordinator<'_> {
             && !death.kind.starts_with("out of memory")
             && !matches!(job, Job::MinimizeFailure { .. });
         if shrinkable {
-            self.replace_worker(w)?;
+            if let Err(e) = self.replace_worker(w) {
+                // No worker to minimize with (EAGAIN, EMFILE): the crash is
+                // written as it stands before the run gives up.
+                self.failure(&entry, &headline, &death.report, &death.kind, None)?;
+                return Err(e);
+            }
             // Warm the new worker with an entry that passed, so that the
             // candidates it forks inherit the target's lazy initialisation
             // instead of each repeating it under -timeout.
