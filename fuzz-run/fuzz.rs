@@ -41,6 +41,14 @@ use std::time::{Duration, Instant};
 /// starve fuzzing.
 const COVERAGE_MINIMIZE_MS: u64 = 1000;
 const COVERAGE_MINIMIZE_EXECS: u64 = 5000;
+/// And in all, minimizing new inputs may take this many executions plus
+/// a tenth of those spent fuzzing (AFL's trimming takes a small share
+/// too); beyond, new inputs are kept as found. On a slow target early in
+/// a run, when every few hundred executions find something, minimizing
+/// each for a second would leave little time to fuzz. Counted in
+/// executions, not time, so that a -seed run stays reproducible.
+const COVERAGE_MINIMIZE_ALLOWANCE: u64 = 20_000;
+const COVERAGE_MINIMIZE_SHARE: u64 = 10;
 /// The request id of a warm-up run, whose answer belongs to no job.
 const WARM_UP: u64 = u64::MAX;
 
@@ -133,6 +141,8 @@ struct Coordinator<'a> {
     /// request written before it reads would block this loop).
     ready: Vec<bool>,
     execs: u64,
+    /// Executions spent minimizing new inputs.
+    minimize_execs: u64,
     new_interesting: usize,
     baseline_count: usize,
     /// The baseline, run on the target's first turn: entries not handed
@@ -403,6 +413,7 @@ impl<'a> Coordinator<'a> {
             promised: Vec::new(),
             ready: Vec::new(),
             execs: 0,
+            minimize_execs: 0,
             new_interesting: 0,
             baseline_count: 0,
             baseline_queue: Vec::new(),
@@ -982,7 +993,9 @@ impl Coordinator<'_> {
                             .unwrap_or(u64::MAX)
                             .min(COVERAGE_MINIMIZE_EXECS)
                             .min(self.total_execs_left().unwrap_or(u64::MAX));
-                        if self.minimizing_allowed() && budget > 0 {
+                        let within_share = self.minimize_execs
+                            < COVERAGE_MINIMIZE_ALLOWANCE + self.execs / COVERAGE_MINIMIZE_SHARE;
+                        if self.minimizing_allowed() && budget > 0 && within_share {
                             self.promised[w] = budget;
                             self.send(
                                 w,
@@ -1050,6 +1063,7 @@ impl Coordinator<'_> {
                 self.execs += execs;
                 match job {
                     Job::MinimizeCoverage { features, .. } => {
+                        self.minimize_execs += execs;
                         self.accept(&entry, &features)?;
                         Ok(false)
                     }
