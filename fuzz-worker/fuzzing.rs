@@ -28,7 +28,7 @@ use fuzz_core::protocol::{Found, Search};
 use fuzz_core::rng::Rng;
 use fuzz_core::schedule::{self, Schedule};
 use fuzz_core::{codec, Value};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The features seen so far, one bit each.
 struct Known {
@@ -90,6 +90,11 @@ pub struct Fuzzer {
     /// anything new was found.
     cap: usize,
     stalled: u64,
+    /// When the schedule was last weighed again, what that cost, and the
+    /// executions since.
+    refreshed_at: Instant,
+    refresh_cost: Duration,
+    since_refresh: u64,
     /// Comparison operands that led to new coverage, used as dictionary
     /// words; and the operands written in the current chain.
     auto_dict: Vec<Vec<u8>>,
@@ -107,6 +112,9 @@ impl Fuzzer {
             schedule: Schedule::new(features),
             cap: FIRST_CAP,
             stalled: 0,
+            refreshed_at: Instant::now(),
+            refresh_cost: Duration::ZERO,
+            since_refresh: 0,
             auto_dict: Vec::new(),
             in_auto_dict: std::collections::HashSet::new(),
             chain_words: vec![Vec::new(); CHAIN as usize],
@@ -157,8 +165,13 @@ impl Fuzzer {
             if slice.max_execs.is_some_and(|m| execs >= m) {
                 return (execs, None);
             }
-            if execs % 64 == 0 && slice.deadline.is_some_and(|d| Instant::now() >= d) {
-                return (execs, None);
+            if execs % 64 == 0 {
+                if slice.deadline.is_some_and(|d| Instant::now() >= d) {
+                    return (execs, None);
+                }
+                if search.entropic {
+                    self.refresh_when_due(slice);
+                }
             }
             if slice.use_cmp && execs % HINT_REFRESH == 0 {
                 hints = sancov::hints();
@@ -176,6 +189,7 @@ impl Fuzzer {
             self.mutate(exec, &mut values, &hints, &mut mutator, cap, slice);
             let ret = exec.exec(&values);
             execs += 1;
+            self.since_refresh += 1;
             if search.entropic && execs % schedule::SAMPLE == 0 {
                 self.schedule.record(&exec.features);
             }
@@ -213,6 +227,31 @@ impl Fuzzer {
                 );
             }
             self.stall(slice);
+        }
+    }
+
+    /// Weighs the schedule again when it is due: after a twentieth of the
+    /// time passed since the last one is what it cost (so it takes at
+    /// most ~5% of the time, however large the corpus); under -seed
+    /// (slices without a deadline), after a count of executions
+    /// proportional to its cost instead, so that runs repeat.
+    fn refresh_when_due(&mut self, slice: &Slice) {
+        if self.since_refresh < 1024 {
+            return;
+        }
+        let due = match slice.deadline {
+            None => self.since_refresh >= (self.schedule.work() as u64 / 4).max(4096),
+            Some(_) => {
+                self.refreshed_at.elapsed()
+                    >= (self.refresh_cost * 20).max(Duration::from_millis(20))
+            }
+        };
+        if due {
+            let started = Instant::now();
+            self.schedule.refresh();
+            self.refreshed_at = Instant::now();
+            self.refresh_cost = self.refreshed_at - started;
+            self.since_refresh = 0;
         }
     }
 

@@ -18,10 +18,11 @@
 //! - smaller entries weigh more (cheaper to run, and their mutations change
 //!   a larger share of them).
 //!
-//! The energies are recomputed lazily, after a number of recorded
-//! executions proportional to the work a recomputation costs, so the
-//! schedule stays a small fraction of the execution budget however large
-//! the corpus.
+//! A new entry is weighed as it is added (as favoured: it brings something
+//! new). Everything is weighed again by [`Schedule::refresh`], when the
+//! caller decides: its cost is proportional to the features summed over
+//! all entries ([`Schedule::work`]), so the caller spaces refreshes to keep
+//! them a small share of the time.
 
 use crate::rng::Rng;
 
@@ -45,11 +46,13 @@ pub struct Schedule {
     entries: Vec<Entry>,
     /// Cumulative energies, for picking by binary search.
     cumulative: Vec<f64>,
-    /// Features summed over all entries: the cost of one recomputation.
+    /// Features summed over all entries: the cost of one refresh.
     work: usize,
-    recorded_since: u64,
-    stale: bool,
+    /// The winner of each feature during a refresh (`NONE` between them).
+    winner: Vec<u32>,
 }
+
+const NONE: u32 = u32::MAX;
 
 impl Schedule {
     /// An empty schedule over features `0..features`.
@@ -60,8 +63,7 @@ impl Schedule {
             entries: Vec::new(),
             cumulative: Vec::new(),
             work: 0,
-            recorded_since: 0,
-            stale: true,
+            winner: vec![NONE; features],
         }
     }
 
@@ -73,14 +75,24 @@ impl Schedule {
         self.entries.is_empty()
     }
 
-    /// Adds an entry of `size` bytes reaching `features`; returns its index.
+    /// The features summed over all entries: what a refresh costs.
+    pub fn work(&self) -> usize {
+        self.work
+    }
+
+    /// Adds an entry of `size` bytes reaching `features`, weighed at once
+    /// as a favoured entry; returns its index.
     pub fn add(&mut self, size: usize, mut features: Vec<u32>) -> usize {
         features.sort_unstable();
         features.dedup();
+        features.retain(|&f| (f as usize) < self.hits.len());
         self.work += features.len();
         self.entries.push(Entry { size, features });
-        self.stale = true;
-        self.entries.len() - 1
+        self.favoured.push(true);
+        let i = self.entries.len() - 1;
+        let total = self.cumulative.last().copied().unwrap_or(0.0) + self.energy(i);
+        self.cumulative.push(total);
+        i
     }
 
     /// Records the features one execution reached (call for one execution
@@ -91,46 +103,42 @@ impl Schedule {
                 *h = h.saturating_add(1);
             }
         }
-        self.recorded_since += 1;
     }
 
-    fn hits_of(&self, f: u32) -> u32 {
-        self.hits.get(f as usize).copied().unwrap_or(0)
-    }
-
-    /// The energy of entry `i`, as the last recomputation left it.
+    /// The energy of entry `i`, with the favoured status of the last
+    /// refresh and the hit counts of now.
     pub fn energy(&self, i: usize) -> f64 {
         let e = &self.entries[i];
         let rarity: f64 = e
             .features
             .iter()
-            .map(|&f| 1.0 / (1.0 + f64::from(self.hits_of(f))))
+            .map(|&f| 1.0 / (1.0 + f64::from(self.hits[f as usize])))
             .sum();
-        let favour = if self.favoured.get(i).copied().unwrap_or(true) {
-            1.0
-        } else {
-            UNFAVOURED
-        };
+        let favour = if self.favoured[i] { 1.0 } else { UNFAVOURED };
         // A floor, so that no entry is ever starved entirely.
         (rarity * favour).max(1e-9) / (1.0 + (e.size as f64 / 64.0).sqrt())
     }
 
-    fn recompute(&mut self) {
+    /// Weighs every entry again: which entries are favoured, and their
+    /// energies from the hit counts of now.
+    pub fn refresh(&mut self) {
         // The winner of each feature: the smallest entry, the oldest first.
-        let mut winner: std::collections::HashMap<u32, usize> =
-            std::collections::HashMap::with_capacity(self.work);
         for (i, e) in self.entries.iter().enumerate() {
             for &f in &e.features {
-                let w = winner.entry(f).or_insert(i);
-                if self.entries[*w].size > e.size {
-                    *w = i;
+                let w = &mut self.winner[f as usize];
+                if *w == NONE || self.entries[*w as usize].size > e.size {
+                    *w = i as u32;
                 }
             }
         }
-        self.favoured.clear();
-        self.favoured.resize(self.entries.len(), false);
-        for &i in winner.values() {
-            self.favoured[i] = true;
+        self.favoured.iter_mut().for_each(|x| *x = false);
+        for e in &self.entries {
+            for &f in &e.features {
+                let w = std::mem::replace(&mut self.winner[f as usize], NONE);
+                if w != NONE {
+                    self.favoured[w as usize] = true;
+                }
+            }
         }
         self.cumulative.clear();
         let mut total = 0.0;
@@ -138,21 +146,11 @@ impl Schedule {
             total += self.energy(i);
             self.cumulative.push(total);
         }
-        self.recorded_since = 0;
-        self.stale = false;
     }
 
     /// Picks an entry by energy; `None` when there is none.
     pub fn pick(&mut self, rng: &mut Rng) -> Option<usize> {
-        if self.entries.is_empty() {
-            return None;
-        }
-        // Recorded executions are one in SAMPLE; a recomputation walks
-        // `work` features, so it stays below ~1/8 of the executions' cost.
-        if self.stale || self.recorded_since * SAMPLE >= 4096 + self.work as u64 / 2 {
-            self.recompute();
-        }
-        let total = *self.cumulative.last().expect("not empty");
+        let total = *self.cumulative.last()?;
         // 53 random bits as a fraction of the total.
         let draw = ((u64::from(rng.uint32()) << 21) ^ u64::from(rng.uint32() >> 11)) as f64
             / (1u64 << 53) as f64
@@ -177,6 +175,7 @@ mod tests {
         for _ in 0..1000 {
             s.record(&(0..150).collect::<Vec<u32>>());
         }
+        s.refresh();
         let mut rng = Rng::new(7);
         let picks = (0..10_000)
             .filter(|_| s.pick(&mut rng) == Some(rung))
@@ -189,12 +188,19 @@ mod tests {
         for _ in 0..1000 {
             s.record(&[500]);
         }
-        s.stale = true;
+        s.refresh();
         let picks = (0..10_000)
             .filter(|_| s.pick(&mut rng) == Some(rung))
             .count();
         assert!((1_500..3_000).contains(&picks), "{picks}");
         assert!(!s.favoured[1] && s.favoured[0] && s.favoured[rung]);
+        // A new entry past another check is weighed as it comes, before
+        // any refresh.
+        let next = s.add(10, (0..150).chain([501]).collect());
+        let picks = (0..10_000)
+            .filter(|_| s.pick(&mut rng) == Some(next))
+            .count();
+        assert!(picks > 5_000, "the new entry: {picks} of 10000");
     }
 
     #[test]
@@ -202,7 +208,7 @@ mod tests {
         let mut s = Schedule::new(10);
         let small = s.add(4, vec![1]);
         let big = s.add(4000, vec![1]);
-        s.recompute();
+        s.refresh();
         assert!(s.energy(small) > 3.0 * s.energy(big));
     }
 
