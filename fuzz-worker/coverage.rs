@@ -116,24 +116,43 @@ unsafe fn collect_table(start: *mut u8, len: usize, first: u32, out: &mut Vec<Fe
     while i + 64 <= len {
         let line = std::slice::from_raw_parts(start.add(i) as *const u64, 8);
         if line.iter().fold(0, |acc, w| acc | w) != 0 {
-            for k in 0..64 {
-                take(start.add(i + k), first + (i + k) as u32, out);
+            for k in 0..8 {
+                take_word(
+                    start.add(i + 8 * k) as *mut u64,
+                    first + (i + 8 * k) as u32,
+                    out,
+                );
             }
         }
         i += 64;
     }
     while i + 8 <= len {
-        let w = start.add(i) as *mut u64;
-        if *w != 0 {
-            for k in 0..8 {
-                take(start.add(i + k), first + (i + k) as u32, out);
-            }
-        }
+        take_word(start.add(i) as *mut u64, first + i as u32, out);
         i += 8;
     }
     while i < len {
         take(start.add(i), first + i as u32, out);
         i += 1;
+    }
+}
+
+/// The features of eight counters read as one aligned word (zeroed
+/// after): only its non-zero bytes are visited.
+#[inline(always)]
+unsafe fn take_word(p: *mut u64, index: u32, out: &mut Vec<Feature>) {
+    let mut w = *p;
+    if w == 0 {
+        return;
+    }
+    *p = 0;
+    // Counters are bytes in memory order: little-endian in the word.
+    let w_le = u64::from_le(w);
+    w = w_le;
+    while w != 0 {
+        let k = w.trailing_zeros() / 8;
+        let c = (w >> (8 * k)) as u8;
+        out.push(((index + k) << 3) | bucket(c));
+        w &= !(0xffu64 << (8 * k));
     }
 }
 
@@ -201,5 +220,27 @@ mod tests {
             ]
         );
         assert!(buf.iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn every_byte_of_a_dense_word_counts() {
+        let mut buf = vec![0u64; 16];
+        let start = buf.as_mut_ptr() as *mut u8;
+        let counts = [1u8, 2, 3, 4, 8, 16, 128, 255];
+        for (k, &c) in counts.iter().enumerate() {
+            unsafe { *start.add(64 + k) = c };
+        }
+        unsafe { *start.add(127) = 1 };
+        let mut out = Vec::new();
+        unsafe { collect_table(start, 128, 0, &mut out) };
+        out.sort();
+        let mut want: Vec<u32> = counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| ((64 + k as u32) << 3) | bucket(c))
+            .collect();
+        want.push(127 << 3);
+        assert_eq!(out, want);
+        assert!(buf.iter().all(|&w| w == 0));
     }
 }

@@ -246,22 +246,26 @@ pub extern "C" fn __sanitizer_cov_trace_switch(val: u64, cases: *const u64) {
         let n = *cases as usize;
         let bits = *cases.add(1);
         let size = (bits / 8).clamp(1, 8) as u8;
-        // Record the cases nearest the value (at most four): the ones a
-        // mutation can most plausibly reach.
-        let mut best: [(u64, u64); 4] = [(u64::MAX, 0); 4];
-        for i in 0..n {
-            let c = *cases.add(2 + i);
-            let d = c.abs_diff(val);
-            if let Some(slot) = best.iter_mut().max_by_key(|(d, _)| *d) {
-                if d < slot.0 {
-                    *slot = (d, c);
-                }
-            }
+        let vals = std::slice::from_raw_parts(cases.add(2), n);
+        // A switch on a byte (a lexer's, an interpreter's opcodes) says
+        // little that one byte mutation in 256 does not find, and runs for
+        // every character or instruction: skipped, as libFuzzer does.
+        if vals.last().map_or(true, |&c| c < 256) {
+            return;
         }
-        for (d, c) in best {
-            if d != u64::MAX {
-                record(val, c, size);
-            }
+        // Record the cases on either side of the value: the ones a
+        // mutation can most plausibly reach. clang passes them sorted (as
+        // u64), so a binary search finds them; an interpreter's switch of
+        // hundreds of cases runs for every instruction it executes, and a
+        // scan of them all was most of SQLite's execution time.
+        let i = vals.partition_point(|&c| c < val);
+        // A value on a case: its neighbour above is the other side.
+        let above = if vals.get(i) == Some(&val) { i + 1 } else { i };
+        if let Some(&above) = vals.get(above) {
+            record(val, above, size);
+        }
+        if let Some(&below) = i.checked_sub(1).and_then(|j| vals.get(j)) {
+            record(val, below, size);
         }
     }
 }
