@@ -297,10 +297,13 @@ pub extern "C" fn fuzz_worker_hook_memcmp(a: *const u8, b: *const u8, n1: usize,
         std::ptr::copy_nonoverlapping(a, e.a.as_mut_ptr(), n1);
         std::ptr::copy_nonoverlapping(b, e.b.as_mut_ptr(), n2);
     }
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &x in e.a[..n1].iter().chain(&e.b[..n2]) {
-        h = (h ^ x as u64).wrapping_mul(0x100_0000_01b3);
-    }
+    // The slot: a hash of the lengths and the first and last eight bytes
+    // of each side (the table is a cache; a collision only replaces).
+    let word = |s: &[u8; 32], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+    let (ea, eb) = (n1.saturating_sub(8), n2.saturating_sub(8));
+    let h = (word(&e.a, 0) ^ word(&e.a, ea).rotate_left(17) ^ word(&e.b, 0).rotate_left(31))
+        ^ (word(&e.b, eb).rotate_left(47) ^ (n1 as u64) << 8 ^ n2 as u64);
+    let h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32;
     // SAFETY: index masked below MEM_CMPS.
     unsafe {
         (*MEM_TABLE.get())[(h as usize) % MEM_CMPS] = e;
