@@ -130,18 +130,33 @@ impl Fuzzer {
     }
 
     /// Adds corpus entries to the pool, running each once for its
-    /// coverage (those executions are bookkeeping: not counted, so that
-    /// -fuzztime Nx counts the inputs fuzzing made).
-    pub fn add_entries(&mut self, exec: &mut Executor, entries: &[String]) -> Result<(), String> {
+    /// coverage and, when `timed`, its execution time (those executions
+    /// are bookkeeping: not counted, so that -fuzztime Nx counts the
+    /// inputs fuzzing made).
+    pub fn add_entries(
+        &mut self,
+        exec: &mut Executor,
+        entries: &[String],
+        timed: bool,
+    ) -> Result<(), String> {
         for text in entries {
             let values = codec::decode(text.as_bytes())
                 .map_err(|e| format!("bad entry from the coordinator: {e}"))?;
             // Its features are not learnt: one the coordinator has not
             // recorded (a minimized entry may reach more than the features
             // it was kept for) is still reported when a mutant reaches it.
+            let started = Instant::now();
             exec.exec(&values);
-            self.schedule
-                .add(fuzz_core::minimize::size(&values), exec.features.clone());
+            let nanos = if timed {
+                (started.elapsed().as_nanos() as u64).max(1)
+            } else {
+                0
+            };
+            self.schedule.add(
+                fuzz_core::minimize::size(&values),
+                exec.features.clone(),
+                nanos,
+            );
             self.cap = self.cap.max(longest(&values));
             self.pool.push(values);
         }

@@ -218,7 +218,9 @@ pub fn serve(
                 search,
             } => {
                 fuzzer.learn(&add_coverage);
-                let added = fuzzer.add_entries(&mut exec, &corpus);
+                // Under -seed (slices counted, not timed) times would make
+                // runs differ: entries are not timed then.
+                let added = fuzzer.add_entries(&mut exec, &corpus, millis.is_some());
                 match added.and_then(|()| decode(&entry)) {
                     Err(message) => Response::Error { id, message },
                     Ok(parent) => {

@@ -16,7 +16,10 @@
 //!   mutants make its features common, its energy falls and others take
 //!   over: the schedule balances itself without a fatigue term;
 //! - smaller entries weigh more (cheaper to run, and their mutations change
-//!   a larger share of them).
+//!   a larger share of them), and so do faster ones: an entry's energy is
+//!   scaled by the corpus's mean execution time over its own, between 0.1
+//!   and 3 (AFL's performance score), so that a family of slow inputs
+//!   cannot take a run's throughput down with it.
 //!
 //! A new entry is weighed as it is added (as favoured: it brings something
 //! new). Everything is weighed again by [`Schedule::refresh`], when the
@@ -36,6 +39,8 @@ struct Entry {
     size: usize,
     /// The features it reaches, each once.
     features: Vec<u32>,
+    /// How long it ran, in nanoseconds (0: not timed).
+    nanos: u64,
 }
 
 /// The entries, their features and the hit counts of every feature.
@@ -50,6 +55,9 @@ pub struct Schedule {
     work: usize,
     /// The winner of each feature during a refresh (`NONE` between them).
     winner: Vec<u32>,
+    /// Execution times of the timed entries: their sum and count.
+    nanos_sum: u64,
+    timed: u64,
 }
 
 const NONE: u32 = u32::MAX;
@@ -64,6 +72,8 @@ impl Schedule {
             cumulative: Vec::new(),
             work: 0,
             winner: vec![NONE; features],
+            nanos_sum: 0,
+            timed: 0,
         }
     }
 
@@ -80,14 +90,23 @@ impl Schedule {
         self.work
     }
 
-    /// Adds an entry of `size` bytes reaching `features`, weighed at once
-    /// as a favoured entry; returns its index.
-    pub fn add(&mut self, size: usize, mut features: Vec<u32>) -> usize {
+    /// Adds an entry of `size` bytes reaching `features`, that ran in
+    /// `nanos` (0: not timed, as under -seed, where times would make runs
+    /// differ), weighed at once as a favoured entry; returns its index.
+    pub fn add(&mut self, size: usize, mut features: Vec<u32>, nanos: u64) -> usize {
         features.sort_unstable();
         features.dedup();
         features.retain(|&f| (f as usize) < self.hits.len());
         self.work += features.len();
-        self.entries.push(Entry { size, features });
+        if nanos > 0 {
+            self.nanos_sum += nanos;
+            self.timed += 1;
+        }
+        self.entries.push(Entry {
+            size,
+            features,
+            nanos,
+        });
         self.favoured.push(true);
         let i = self.entries.len() - 1;
         let total = self.cumulative.last().copied().unwrap_or(0.0) + self.energy(i);
@@ -115,8 +134,14 @@ impl Schedule {
             .map(|&f| 1.0 / (1.0 + f64::from(self.hits[f as usize])))
             .sum();
         let favour = if self.favoured[i] { 1.0 } else { UNFAVOURED };
+        let speed = if e.nanos > 0 && self.timed > 0 {
+            let mean = self.nanos_sum as f64 / self.timed as f64;
+            (mean / e.nanos as f64).clamp(0.1, 3.0)
+        } else {
+            1.0
+        };
         // A floor, so that no entry is ever starved entirely.
-        (rarity * favour).max(1e-9) / (1.0 + (e.size as f64 / 64.0).sqrt())
+        (rarity * favour * speed).max(1e-9) / (1.0 + (e.size as f64 / 64.0).sqrt())
     }
 
     /// Weighs every entry again: which entries are favoured, and their
@@ -169,9 +194,9 @@ mod tests {
         let mut s = Schedule::new(1000);
         // 300 entries on common ground, one past a check.
         for _ in 0..300 {
-            s.add(10, (0..150).collect());
+            s.add(10, (0..150).collect(), 0);
         }
-        let rung = s.add(10, (0..150).chain([500]).collect());
+        let rung = s.add(10, (0..150).chain([500]).collect(), 0);
         for _ in 0..1000 {
             s.record(&(0..150).collect::<Vec<u32>>());
         }
@@ -196,7 +221,7 @@ mod tests {
         assert!(!s.favoured[1] && s.favoured[0] && s.favoured[rung]);
         // A new entry past another check is weighed as it comes, before
         // any refresh.
-        let next = s.add(10, (0..150).chain([501]).collect());
+        let next = s.add(10, (0..150).chain([501]).collect(), 0);
         let picks = (0..10_000)
             .filter(|_| s.pick(&mut rng) == Some(next))
             .count();
@@ -206,10 +231,22 @@ mod tests {
     #[test]
     fn smaller_entries_weigh_more() {
         let mut s = Schedule::new(10);
-        let small = s.add(4, vec![1]);
-        let big = s.add(4000, vec![1]);
+        let small = s.add(4, vec![1], 0);
+        let big = s.add(4000, vec![1], 0);
         s.refresh();
         assert!(s.energy(small) > 3.0 * s.energy(big));
+    }
+
+    #[test]
+    fn slow_entries_weigh_less() {
+        let mut s = Schedule::new(10);
+        let fast = s.add(4, vec![1], 1_000);
+        let slow = s.add(4, vec![2], 100_000);
+        let untimed = s.add(4, vec![3], 0);
+        s.refresh();
+        // The mean is 50.5 us: the fast one weighs 3 (the cap), the slow 0.5.
+        assert!(s.energy(fast) > 5.0 * s.energy(slow));
+        assert!(s.energy(fast) <= 3.0 * s.energy(untimed) + 1e-12);
     }
 
     #[test]
@@ -217,7 +254,7 @@ mod tests {
         let mut a = Schedule::new(8);
         assert_eq!(a.pick(&mut Rng::new(1)), None);
         for i in 0..5 {
-            a.add(i, vec![i as u32, 100]); // 100 is out of range: ignored
+            a.add(i, vec![i as u32, 100], 0); // 100 is out of range: ignored
         }
         let (mut r1, mut r2) = (Rng::new(3), Rng::new(3));
         for _ in 0..1000 {
