@@ -493,7 +493,7 @@ mod tests {
     fn a_chain_starts_from_the_pool_and_caps_by_the_longest() {
         let mut f = Fuzzer::new(8);
         f.pool.push(vec![Value::Bytes(vec![7; 40])]);
-        f.schedule.add(40, vec![1]);
+        f.schedule.add(40, vec![1], 0);
         let mut values = Vec::new();
         let parent = [Value::Bytes(vec![1])];
         let mut rng = Rng::new(1);
