@@ -1,0 +1,773 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark suite: fuzz-run, libFuzzer and AFL++ (plain and
+# CmpLog), plus ablations of fuzz-run's features, on real libraries whose
+# sources come through cargo's registry, one core per run, the same seeds
+# and the same wall time for every engine.
+#
+#   bench/suite.sh quick     # 60 s per run, 1 run each; prints the table
+#   bench/suite.sh full      # 600 s per run, 3 runs each; medians and
+#                            # ranges appended to bench/RESULTS.md;
+#                            # resumable: finished runs are skipped
+#   TARGETS="zlib sqlite" ENGINES="fuzz-run libfuzzer" bench/suite.sh quick
+#
+# Targets (harnesses are ours, in bench/suite/harness/):
+#   zlib        inflate into a fixed buffer (zlib C sources of libz-sys)
+#   sqlite      in-memory database, the input exec'd as SQL with limits
+#               (the amalgamation of libsqlite3-sys, feature bundled)
+#   lua         luaL_loadbufferx (text) + lua_pcall with an instruction
+#               limit, no io/os/package/debug (Lua 5.4 of lua-src)
+#   serde_json  parse a serde_json::Value and print it back (Rust)
+#   regex       compile the input as a pattern, match a fixed haystack (Rust)
+#   cmp         the planted bug of examples/cmp/cmp.c (a 10-byte memcmp):
+#               time to the bug; each engine stops at it
+# Engines:
+#   fuzz-run                 ours, defaults, -parallel 1
+#   fuzz-run-no-cmp          -use_cmp=0 (no comparison feedback)
+#   fuzz-run-no-entropic     -entropic=0 (Go's round robin)
+#   fuzz-run-no-cross-over   -cross_over=0 (no splicing)
+#   fuzz-run-no-len-control  -len_control=0 (inputs may grow to -max_len at once)
+#   fuzz-run-no-auto-dict    -auto_dict=0 (no dictionary of useful operands)
+#   fuzz-run-dict            -dict bench/suite/dict/TARGET.dict (not cmp)
+#   libfuzzer                clang-19 -fsanitize=fuzzer, defaults
+#   aflpp                    Debian's AFL++ 4.04c, afl-clang-fast (PCGUARD),
+#                            persistent mode through libAFLDriver.a
+#   aflpp-cmplog             its CmpLog build (AFL_LLVM_CMPLOG=1) as the one
+#                            binary, afl-fuzz -c 0 (see README: -c BIN failed)
+#
+# Environment:
+#   TARGETS, ENGINES   space-separated selections (defaults: all; the
+#                      fuzz-run ablations whose flag the built fuzz-run
+#                      lacks are left out of the default, with a note;
+#                      naming one explicitly then is an error)
+#   SECS, RUNS         seconds per run and runs per (target, engine)
+#                      (quick: 60 and 1; full: 600 and 3)
+#   INTERVAL           seconds between corpus samples (quick 10, full 60)
+#   JOBS               runs at once (default 2, at most one per CPU)
+#   PIN=0              do not pin each run to its own CPU with taskset
+#   MAX_LEN            largest input for every engine (default 4096)
+#   FUZZ_BIN=DIR       take fuzz-run, fuzz-worker, fuzz-convert from DIR
+#                      (otherwise cargo build --release, with
+#                      CARGO_TARGET_DIR=bench/out/target)
+#   REBUILD=1          full mode: rebuild fuzz-run even if the campaign has
+#                      binaries already (otherwise it keeps the ones it
+#                      started with, so that resumed runs are comparable)
+#   FRESH=1            full mode: forget finished runs and start over
+#   RECORD=1           quick mode: also append the table to bench/RESULTS.md
+#                      and copy the plots to bench/suite/plots/
+#
+# Everything built and every run's logs, corpus samples and results are
+# under bench/out/suite/ (git-ignored). Installs clang-19,
+# libclang-rt-19-dev, afl++ (which brings clang-14, the LLVM it is built
+# against) and python3 with apt-get when missing.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+suite="$here/suite"
+out="$here/out/suite"
+
+die() { echo "suite: $*" >&2; exit 1; }
+note() { echo "suite: $*" >&2; }
+
+mode="${1:-}"
+case "$mode" in
+quick) def_secs=60 def_runs=1 def_interval=10 ;;
+full) def_secs=600 def_runs=3 def_interval=60 ;;
+*) die "usage: bench/suite.sh quick|full (see the comment at the top for the environment)" ;;
+esac
+secs="${SECS:-$def_secs}"
+runs="${RUNS:-$def_runs}"
+interval="${INTERVAL:-$def_interval}"
+jobs="${JOBS:-2}"
+max_len="${MAX_LEN:-4096}"
+pin="${PIN:-1}"
+for v in secs runs interval jobs max_len; do
+    [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "${v^^} must be a positive number, not '${!v}'"
+done
+[ "$interval" -le "$secs" ] || die "INTERVAL ($interval) is longer than a run ($secs s)"
+ncpu="$(nproc)"
+[ "$pin" = 0 ] || [ "$jobs" -le "$ncpu" ] || die "JOBS=$jobs but only $ncpu CPUs to pin runs to (PIN=0 to share)"
+
+all_targets="zlib sqlite lua serde_json regex cmp"
+ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
+fuzz-run-no-auto-dict fuzz-run-dict"
+all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog $ablations"
+targets="${TARGETS:-$all_targets}"
+engines_explicit="${ENGINES:-}"
+engines="${ENGINES:-$all_engines}"
+for t in $targets; do
+    [[ " $all_targets " == *" $t "* ]] || die "unknown target '$t' (TARGETS; known: $all_targets)"
+done
+for e in $engines; do
+    [[ " $all_engines " == *" $e "* ]] || die "unknown engine '$e' (ENGINES; known: $all_engines)"
+done
+uses() { [[ " $engines " == *" $1 "* ]]; }
+uses_afl() { uses aflpp || uses aflpp-cmplog; }
+
+# ------------------------------------------------------------ tools
+CLANG=clang-19
+AFL_CC=afl-clang-fast
+AFL_LIB=/usr/lib/afl
+command -v cargo >/dev/null || die "cargo is required (Rust stable)"
+command -v rustc >/dev/null || die "rustc is required (Rust stable)"
+command -v taskset >/dev/null || [ "$pin" = 0 ] || die "taskset (util-linux) is required, or PIN=0"
+apt_install() {
+    local sudo=()
+    [ "$(id -u)" = 0 ] || sudo=(sudo)
+    note "installing $* with apt-get"
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null ||
+        die "apt-get install $* failed"
+}
+libfuzzer_links() {
+    local d rc=0
+    d="$(mktemp -d)"
+    printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$d/t.c"
+    "$CLANG" -fsanitize=fuzzer "$d/t.c" -o "$d/t" >/dev/null 2>&1 || rc=$?
+    rm -rf "$d"
+    return $rc
+}
+command -v "$CLANG" >/dev/null || apt_install clang-19 libclang-rt-19-dev
+libfuzzer_links || apt_install libclang-rt-19-dev
+libfuzzer_links || die "$CLANG -fsanitize=fuzzer does not link even with libclang-rt-19-dev"
+command -v python3 >/dev/null || apt_install python3
+if uses_afl; then
+    # Debian's afl++ 4.04c depends on clang-14 (its LLVM passes are built
+    # against LLVM 14); afl-clang-fast runs that clang. afl-clang-lto would
+    # also need lld-14 and is not used: FuzzBench's AFL++ build is PCGUARD.
+    if ! command -v afl-fuzz >/dev/null || [ ! -f "$AFL_LIB/libAFLDriver.a" ]; then apt_install afl++; fi
+    for f in afl-fuzz "$AFL_CC"; do command -v "$f" >/dev/null || die "afl++ installed but no $f"; done
+    for f in libAFLDriver.a afl-compiler-rt.o; do
+        [ -f "$AFL_LIB/$f" ] || die "no $AFL_LIB/$f (dpkg -L afl++ says where the package puts it)"
+    done
+fi
+
+mode_dir="$out/$mode"
+state="$mode_dir/state"
+mkdir -p "$mode_dir"
+if [ "$mode" = quick ] || [ "${FRESH:-0}" != 0 ]; then
+    rm -rf "$mode_dir/runs" "$state"
+fi
+touch "$state"
+
+# fuzz-run & co: copied out of the build directory so that a rebuild during
+# the runs changes nothing; a full campaign keeps its first build.
+bin="$mode_dir/bin"
+if [ -n "${FUZZ_BIN:-}" ] || [ "$mode" = quick ] || [ "${REBUILD:-0}" != 0 ] || [ ! -x "$bin/fuzz-run" ]; then
+    if [ -n "${FUZZ_BIN:-}" ]; then
+        from="$(cd "$FUZZ_BIN" && pwd)" || die "FUZZ_BIN: no directory $FUZZ_BIN"
+        built_from="$FUZZ_BIN"
+    else
+        note "building fuzz-run, fuzz-worker, fuzz-convert (release, CARGO_TARGET_DIR=bench/out/target)"
+        CARGO_TARGET_DIR="$here/out/target" cargo build --release --quiet --manifest-path "$root/Cargo.toml" \
+            --bin fuzz-run --bin fuzz-worker --bin fuzz-convert ||
+            die "cargo build --release failed (someone mid-edit? retry, or FUZZ_BIN=DIR)"
+        from="$here/out/target/release"
+        built_from="git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+        [ -z "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+            built_from="$built_from + uncommitted changes"
+    fi
+    for b in fuzz-run fuzz-worker fuzz-convert; do [ -x "$from/$b" ] || die "no $b in $from"; done
+    if [ "$(cd "$from" && pwd)" != "$(mkdir -p "$bin" && cd "$bin" && pwd)" ]; then
+        for b in fuzz-run fuzz-worker fuzz-convert; do cp "$from/$b" "$bin/$b.new" && mv "$bin/$b.new" "$bin/$b"; done
+        echo "$built_from" >"$bin/built-from"
+    fi
+else
+    note "full campaign: keeping the fuzz-run binaries it started with ($(cat "$bin/built-from" 2>/dev/null || echo '?'); REBUILD=1 to rebuild)"
+fi
+export FUZZ_WORKER="$bin/fuzz-worker"
+
+# The ablations need their flag in the fuzz-run at hand.
+fr_help="$("$bin/fuzz-run" --help 2>&1)"
+ablation_flag() { # engine -> the flag it turns off (or -dict)
+    case "$1" in
+    fuzz-run-no-cmp) echo use_cmp ;;
+    fuzz-run-no-entropic) echo entropic ;;
+    fuzz-run-no-cross-over) echo cross_over ;;
+    fuzz-run-no-len-control) echo len_control ;;
+    fuzz-run-no-auto-dict) echo auto_dict ;;
+    fuzz-run-dict) echo dict ;;
+    esac
+}
+kept=""
+dropped=""
+for e in $engines; do
+    f="$(ablation_flag "$e")"
+    if [ -n "$f" ] && ! grep -qE -- "^ +-$f( |$)" <<<"$fr_help"; then
+        [ -z "$engines_explicit" ] || die "engine $e needs fuzz-run's -$f, which $bin/fuzz-run does not have"
+        dropped+="$e "
+        continue
+    fi
+    kept+="$e "
+done
+engines="${kept% }"
+[ -n "$engines" ] || die "no engine left to run"
+[ -z "$dropped" ] || note "left out (the built fuzz-run has no such flag yet): ${dropped% }"
+
+# ------------------------------------------------- sources via cargo
+# A throwaway project whose only use is to have cargo fetch the crates and
+# say where their sources are; versions pinned so that every session of a
+# campaign builds the same code.
+src_proj="$out/sources"
+mkdir -p "$src_proj/src"
+cat >"$src_proj/Cargo.toml" <<'TOML'
+[package]
+name = "bench-suite-sources"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+libz-sys = { version = "=1.1.31", default-features = false, features = ["static"] }
+libsqlite3-sys = { version = "=0.39.1", features = ["bundled"] }
+lua-src = "=551.1.0"
+serde_json = "=1.0.154"
+regex = "=1.13.1"
+
+[workspace]
+TOML
+: >"$src_proj/src/lib.rs"
+cargo fetch --quiet --manifest-path "$src_proj/Cargo.toml" || die "cargo fetch of the target crates failed"
+meta="$(cargo metadata --format-version 1 --manifest-path "$src_proj/Cargo.toml")"
+crate_dir() { # crate name -> its directory in the registry
+    grep -o "\"manifest_path\":\"[^\"]*/$1-[0-9][^\"/]*/Cargo.toml\"" <<<"$meta" |
+        head -n1 | sed 's/^"manifest_path":"//; s/\/Cargo.toml"$//'
+}
+zdir="$(crate_dir libz-sys)/src/zlib"
+sqldir="$(crate_dir libsqlite3-sys)/sqlite3"
+luadir="$(crate_dir lua-src)/lua-5.4.9"
+[ -f "$zdir/inflate.c" ] || die "no zlib sources in $zdir"
+[ -f "$sqldir/sqlite3.c" ] || die "no sqlite3.c in $sqldir"
+[ -f "$luadir/lvm.c" ] || die "no Lua 5.4.9 sources in $luadir"
+versions="zlib $(sed -n 's/^#define ZLIB_VERSION "\(.*\)"/\1/p' "$zdir/zlib.h") (libz-sys 1.1.31), \
+SQLite $(sed -n 's/^#define SQLITE_VERSION *"\(.*\)"/\1/p' "$sqldir/sqlite3.h") (libsqlite3-sys 0.39.1), \
+Lua 5.4.9 (lua-src 551.1.0), serde_json 1.0.154, regex 1.13.1"
+
+# ------------------------------------------------------------ builds
+# Every C target is compiled four ways from the same sources and flags
+# (-g -O1, and the -fno-builtin-* set that -fsanitize=fuzzer implies, so
+# that memcmp & co stay calls every engine can see):
+#   fr/libT.so      clang-19 inline-8bit-counters,pc-table,trace-cmp: fuzz-run
+#   lf/T            the same objects linked with -fsanitize=fuzzer: libFuzzer,
+#                   and the meter every engine's corpus is replayed through
+#   afl/T           afl-clang-fast (PCGUARD) + libAFLDriver.a
+#   aflcmp/T        the same with AFL_LLVM_CMPLOG=1 (afl-fuzz -c 0)
+# Rust targets: one crate per target (cdylib + staticlib), built three times:
+# the sancov flags of the fr/lf build; trace-pc-guard for afl/T, linked with
+# AFL++'s afl-compiler-rt.o and libAFLDriver.a; trace-pc-guard plus
+# trace-compares for aflcmp/T (afl-compiler-rt's __sanitizer_cov_trace_cmp*
+# feed its CmpLog map).
+build="$out/build"
+mkdir -p "$build"
+# shellcheck disable=SC2054 # commas inside one flag
+COV=(-fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp)
+CBASE=(-g -O1 -w -fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strcmp -fno-builtin-strncmp
+    -fno-builtin-strcasecmp -fno-builtin-strncasecmp -fno-builtin-strstr -fno-builtin-memmem)
+c_sources() { # target -> the library's sources, one a line
+    case "$1" in
+    zlib) printf '%s\n' "$zdir"/{adler32,crc32,inffast,inflate,inftrees,zutil}.c ;;
+    sqlite) printf '%s\n' "$sqldir/sqlite3.c" ;;
+    lua)
+        local f
+        for f in "$luadir"/*.c; do
+            case "$(basename "$f")" in
+            lua.c | luac.c | linit.c | liolib.c | loslib.c | loadlib.c | ldblib.c) ;;
+            *) printf '%s\n' "$f" ;;
+            esac
+        done
+        ;;
+    cmp) ;;
+    esac
+}
+c_harness() {
+    case "$1" in
+    cmp) echo "$root/examples/cmp/cmp.c" ;;
+    *) echo "$suite/harness/$1.c" ;;
+    esac
+}
+c_flags() { # target -> -I and -D flags
+    case "$1" in
+    zlib) echo "-I$zdir" ;;
+    sqlite) echo "-I$sqldir -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_TEMP_STORE=3" ;;
+    lua) echo "-I$luadir" ;;
+    cmp) ;;
+    esac
+}
+is_rust() { [ "$1" = serde_json ] || [ "$1" = regex ]; }
+
+# compile_objs DIR CC [FLAGS...] -- SOURCES...: objects into DIR, printed
+compile_objs() {
+    local dir="$1" cc="$2" flags=() f o
+    shift 2
+    while [ "$1" != -- ]; do flags+=("$1"); shift; done
+    shift
+    mkdir -p "$dir"
+    for f in "$@"; do
+        o="$dir/$(basename "$f" .c).o"
+        "$cc" "${flags[@]}" -c "$f" -o "$o" >&2 || die "$cc failed on $f"
+        echo "$o"
+    done
+}
+
+build_c() { # target flavour(frlf|afl|aflcmp)
+    local t="$1" fl="$2" d="$build/$1" srcs=() objs=() extra
+    mapfile -t srcs < <(c_sources "$t")
+    srcs+=("$(c_harness "$t")")
+    read -r -a extra <<<"$(c_flags "$t")"
+    case "$fl" in
+    frlf)
+        mapfile -t objs < <(compile_objs "$d/obj-frlf" "$CLANG" -fPIC "${CBASE[@]}" "${COV[@]}" "${extra[@]}" -- "${srcs[@]}")
+        [ "${#objs[@]}" -eq "${#srcs[@]}" ] || die "$CLANG failed on $t"
+        mkdir -p "$d/fr" "$d/lf"
+        "$CLANG" -shared "${objs[@]}" -o "$d/fr/lib$t.so" -lm || die "linking $d/fr/lib$t.so failed"
+        "$CLANG" -fsanitize=fuzzer "${objs[@]}" -o "$d/lf/$t" -lm || die "linking the libFuzzer build of $t failed"
+        ;;
+    afl | aflcmp)
+        local envs=(AFL_QUIET=1 AFL_DONT_OPTIMIZE=1)
+        [ "$fl" = afl ] || envs+=(AFL_LLVM_CMPLOG=1)
+        mapfile -t objs < <(
+            export "${envs[@]}"
+            compile_objs "$d/obj-$fl" "$AFL_CC" "${CBASE[@]}" "${extra[@]}" -- "${srcs[@]}"
+        )
+        [ "${#objs[@]}" -eq "${#srcs[@]}" ] || die "$AFL_CC failed on $t ($fl)"
+        mkdir -p "$d/$fl"
+        env "${envs[@]}" "$AFL_CC" "${objs[@]}" "$AFL_LIB/libAFLDriver.a" -o "$d/$fl/$t" -lm ||
+            die "linking the AFL++ build of $t ($fl) with libAFLDriver.a failed"
+        ;;
+    esac
+}
+
+build_rust() { # target flavour(frlf|afl|aflcmp)
+    local t="$1" fl="$2" d="$build/$1" crate="$build/$1/crate" host rel flags dep
+    host="$(rustc -vV | sed -n 's/^host: //p')"
+    case "$t" in serde_json) dep='serde_json = "=1.0.154"' ;; regex) dep='regex = "=1.13.1"' ;; esac
+    mkdir -p "$crate"
+    cat >"$crate/Cargo.toml" <<TOML
+[package]
+name = "suite_$t"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[lib]
+path = "$suite/harness/$t.rs"
+crate-type = ["cdylib", "staticlib"]
+
+[dependencies]
+$dep
+
+[workspace]
+TOML
+    flags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3"
+    case "$fl" in
+    frlf) flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares" ;;
+    afl) flags+=" -Cllvm-args=-sanitizer-coverage-trace-pc-guard" ;;
+    aflcmp) flags+=" -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Cllvm-args=-sanitizer-coverage-trace-compares" ;;
+    esac
+    (
+        # --target HOST keeps the sancov flags off build scripts.
+        export RUSTFLAGS="$flags"
+        unset CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_TARGET_DIR
+        cargo build --quiet --release --target "$host" --manifest-path "$crate/Cargo.toml" \
+            --target-dir "$d/cargo-$fl"
+    ) || die "cargo build of the $t harness ($fl) failed"
+    rel="$d/cargo-$fl/$host/release"
+    # --gc-sections drops the counters of unreachable code, as rustc does
+    # for the cdylib.
+    # shellcheck disable=SC2054 # commas inside one flag
+    local gc=(-Wl,--gc-sections -Wl,-z,start-stop-gc -lgcc_s -lutil -lrt -lpthread -lm -ldl)
+    case "$fl" in
+    frlf)
+        mkdir -p "$d/fr" "$d/lf"
+        cp "$rel/libsuite_$t.so" "$d/fr/lib$t.so"
+        "$CLANG" -fsanitize=fuzzer "$rel/libsuite_$t.a" -o "$d/lf/$t" "${gc[@]}" ||
+            die "linking the libFuzzer build of $t failed"
+        ;;
+    afl | aflcmp)
+        mkdir -p "$d/$fl"
+        # libAFLDriver's reference to the entry is weak: -u pulls it in.
+        "$CLANG" -Wl,-u,LLVMFuzzerTestOneInput "$AFL_LIB/afl-compiler-rt.o" "$AFL_LIB/libAFLDriver.a" \
+            "$rel/libsuite_$t.a" -o "$d/$fl/$t" "${gc[@]}" || die "linking the AFL++ build of $t ($fl) failed"
+        ;;
+    esac
+}
+
+# A build is redone when its inputs change: the harness, the flags, the
+# compilers, or build_rev_* (bump when the build steps above change).
+build_rev_c=2
+build_rev_rust=3
+toolchain="$("$CLANG" --version | head -n1); $(rustc --version)"
+if uses_afl; then toolchain+="; afl-fuzz $(afl-fuzz -h 2>&1 | grep -o '++[0-9.a-z]*' | head -n1) with $("$AFL_CC" --version 2>&1 | head -n1)"; fi
+build_target() { # target flavour
+    local t="$1" fl="$2" stamp want h
+    local rev="$build_rev_c"
+    if is_rust "$t"; then h="$suite/harness/$t.rs" rev="$build_rev_rust"; else h="$(c_harness "$t")"; fi
+    want="$(cat "$h" <(echo "$rev $toolchain $fl ${CBASE[*]} ${COV[*]} $(c_flags "$t")") |
+        sha256sum | cut -c1-16)"
+    stamp="$build/$t/stamp-$fl"
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return; fi
+    note "building $t ($fl)"
+    rm -f "$stamp"
+    if is_rust "$t"; then build_rust "$t" "$fl"; else build_c "$t" "$fl"; fi
+    echo "$want" >"$stamp"
+}
+for t in $targets; do
+    build_target "$t" frlf
+    if uses aflpp; then build_target "$t" afl; fi
+    if uses aflpp-cmplog; then build_target "$t" aflcmp; fi
+done
+
+# ------------------------------------------------------------ seeds
+# A few small seed files per target, raw (libFuzzer, AFL++) and as
+# "go test fuzz v1" files (fuzz-run): the same inputs for every engine.
+seeds="$out/seeds"
+rm -rf "$seeds" "$out/seeds-v1"
+seed() { # target name bytes (printf format)
+    mkdir -p "$seeds/$1"
+    # shellcheck disable=SC2059
+    printf "$3" >"$seeds/$1/$2"
+}
+seed zlib empty '\170\234\003\000\000\000\000\001'
+seed zlib fixed '\170\332\313\110\315\311\311\327\121\310\100\241\312\363\213\162\122\270\000\205\343\011\123'
+seed zlib stored '\170\001\001\015\000\362\377\173\042\141\042\072\133\061\054\062\054\063\135\175\030\036\003\176'
+seed zlib dynamic '\170\332\325\215\311\025\100\100\024\004\123\151\011\170\366\045\013\007\011\014\006\143\373\014\143\231\350\375\040\134\364\265\252\136\227\275\304\146\124\075\242\322\164\055\150\351\306\140\346\165\007\235\122\343\140\074\011\373\240\241\316\105\041\330\233\037\124\054\135\352\350\321\252\123\062\262\162\301\244\066\103\232\333\156\167\340\371\101\030\305\111\232\345\050\177\177\140\277\333\013\313\242\206\271'
+seed sqlite table "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL);\nINSERT INTO t VALUES(1,'one',1.5),(2,'two',NULL);\nSELECT a, upper(b), c*2 FROM t WHERE a > 0 ORDER BY b;\n"
+seed sqlite expr "SELECT 1+2*3, 'a'||'b', length(x'0102'), abs(-5), coalesce(NULL, 7), typeof(3.0);"
+seed sqlite cte "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<10) SELECT sum(x), group_concat(x) FROM c;"
+seed sqlite index "CREATE TABLE u(k TEXT UNIQUE, v); CREATE INDEX uv ON u(v); INSERT INTO u VALUES('x',1); UPDATE u SET v=v+1; DELETE FROM u WHERE k='y'; PRAGMA integrity_check;"
+seed lua loop 'local t = {}\nfor i = 1, 10 do t[i] = i * i end\nreturn #t\n'
+seed lua strings 'local s = string.format("%%d %%s", 42, "x"):rep(3)\nreturn s:upper():find("X"), s:gsub("x", "y")\n'
+seed lua fib 'local function f(n) if n < 2 then return n end return f(n-1) + f(n-2) end\nreturn f(10)\n'
+seed lua coroutine 'local co = coroutine.wrap(function(a) local b = coroutine.yield(a + 1) return b * 2 end)\nreturn co(1), co(5), setmetatable({}, {__index = function(_, k) return k end}).x\n'
+seed serde_json object '{"name":"fuzz","tags":["a","b"],"n":-12.5e3,"ok":true,"none":null}'
+seed serde_json array '[1, 2.0, "\\u00e9\\n", {}, [], false]'
+seed serde_json string '"plain"'
+seed serde_json number '1234567890123456789'
+seed regex simple 'a+b*c?'
+seed regex words '(?i)hello\\s+(world|there)\\b'
+seed regex email '^([a-z0-9._%%+-]+)@([a-z0-9.-]+)\\.[a-z]{2,}$'
+seed regex classes '[[:alpha:]]{2,5}|\\d+(?:\\.\\d+)?|\\p{Greek}+'
+seed regex named '(?P<y>\\d{4})-(?P<m>\\d{2})-(?P<d>\\d{2})'
+seed cmp short 'fuzz'
+seed cmp hello 'hello, world'
+for t in $targets; do
+    for f in "$seeds/$t"/*; do
+        "$bin/fuzz-convert" to-v1 -dir "$out/seeds-v1/fuzz/$t" "$f" >/dev/null ||
+            die "fuzz-convert to-v1 failed on $f"
+    done
+done
+
+# ------------------------------------------------------------ runs
+# The one meter: a corpus (the seeds plus what an engine kept) replayed
+# through the target's libFuzzer build with -runs=0; its last cov: figure.
+empty="$out/empty"
+mkdir -p "$empty"
+meter() { # target dirs... -> edges (empty if the replay failed)
+    local t="$1"
+    shift
+    "$build/$t/lf/$t" -runs=0 "$empty" "$@" 2>&1 |
+        sed -n 's/.*\(INITED\|DONE\) *cov: \([0-9]*\).*/\2/p' | tail -n1 || true
+}
+json_num() { sed -n "s/.*\"$1\":\([0-9.eE+-]*\).*/\1/p" <<<"$2" | head -n1; }
+now_us() { local t="$EPOCHREALTIME"; echo "${t/./}"; }
+
+# snapshot ENGINE RUNDIR DEST: copy the corpus the engine has kept so far
+snapshot() {
+    local e="$1" d="$2" dest="$3" from depth=1
+    mkdir -p "$dest"
+    case "$e" in
+    fuzz-run*) from="$d/cache" depth=3 ;; # cache/<library id>/<target>/
+    libfuzzer) from="$d/corpus" ;;
+    aflpp*) from="$d/afl/default/queue" ;;
+    esac
+    [ -d "$from" ] || return 0
+    # Files may vanish under us (libFuzzer's -reduce_inputs); temporary
+    # files start with a dot.
+    find "$from" -mindepth "$depth" -maxdepth "$depth" -type f ! -name '.*' \
+        -exec cp -t "$dest" {} + 2>/dev/null || true
+}
+
+# run_one TARGET ENGINE RUN CPU: one run, its samples replayed, its result
+# line written to DIR/result.tsv; a run that could not start fails.
+run_one() {
+    local t="$1" e="$2" r="$3" cpu="$4" d rc=0 t0 cmd=() envs=() load0 load1 started
+    d="$mode_dir/runs/${secs}s/$t/$e/$r"
+    rm -rf "$d"
+    mkdir -p "$d/snap"
+    # This whole job (engine, sampler, replays) on its own CPU.
+    [ "$pin" = 0 ] || taskset -cp "$cpu" "$BASHPID" >/dev/null || die "taskset -cp $cpu failed"
+    case "$e" in
+    fuzz-run*)
+        mkdir -p "$d/testdata/fuzz"
+        cp -r "$out/seeds-v1/fuzz/$t" "$d/testdata/fuzz/$t"
+        cmd=("$bin/fuzz-run" -fuzz "^$t\$" -fuzztime "${secs}s" -parallel 1 -max_len "$max_len"
+            -testdata "$d/testdata" -fuzzcachedir "$d/cache" -json)
+        case "$e" in
+        fuzz-run-no-cmp) cmd+=(-use_cmp=0) ;;
+        fuzz-run-no-entropic) cmd+=(-entropic=0) ;;
+        fuzz-run-no-cross-over) cmd+=(-cross_over=0) ;;
+        fuzz-run-no-len-control) cmd+=(-len_control=0) ;;
+        fuzz-run-no-auto-dict) cmd+=(-auto_dict=0) ;;
+        fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
+        esac
+        cmd+=("$build/$t/fr/lib$t.so")
+        ;;
+    libfuzzer)
+        mkdir -p "$d/corpus"
+        cmd=("$build/$t/lf/$t" -max_total_time="$secs" -max_len="$max_len" -print_final_stats=1
+            -artifact_prefix="$d/" "$d/corpus" "$seeds/$t")
+        ;;
+    aflpp*)
+        envs=(AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1)
+        [ "$t" != cmp ] || envs+=(AFL_BENCH_UNTIL_CRASH=1)
+        cmd=(afl-fuzz -V "$secs" -G "$max_len" -i "$seeds/$t" -o "$d/afl")
+        # CmpLog: the CmpLog build is both binaries (-c 0). With a separate
+        # plain binary (-c BIN) Debian's 4.04c solved no comparison here.
+        if [ "$e" = aflpp-cmplog ]; then
+            cmd+=(-c 0 -- "$build/$t/aflcmp/$t")
+        else
+            cmd+=(-- "$build/$t/afl/$t")
+        fi
+        ;;
+    esac
+    load0="$(cut -d' ' -f1 /proc/loadavg)"
+    printf -v started '%(%Y-%m-%dT%H:%M:%S)T' -1
+    touch "$d/t0"
+    t0="$(now_us)"
+    (
+        cd "$d"
+        TIMEFORMAT='%R %U %S'
+        { time env "${envs[@]}" timeout -k 10 $((secs + 300)) "${cmd[@]}" \
+            >"$d/stdout" 2>"$d/stderr"; } 2>"$d/time"
+    ) &
+    local pid=$! k sample_t
+    # Corpus samples every INTERVAL seconds; the last one after the run.
+    for ((k = 1; k * interval < secs; k++)); do
+        sample_t=$((k * interval))
+        while [ $(($(now_us) - t0)) -lt $((sample_t * 1000000)) ]; do
+            kill -0 "$pid" 2>/dev/null || break 2
+            sleep 0.2
+        done
+        kill -0 "$pid" 2>/dev/null || break
+        snapshot "$e" "$d" "$d/snap/$sample_t"
+    done
+    wait "$pid" || rc=$?
+    snapshot "$e" "$d" "$d/snap/$secs"
+    load1="$(cut -d' ' -f1 /proc/loadavg)"
+    local wall user sys cpu_frac eps="" why="" bug="" end last n_final
+    read -r wall user sys <"$d/time" || { wall=0 user=0 sys=0; }
+    cpu_frac="$(awk -v w="$wall" -v u="$user" -v s="$sys" 'BEGIN { if (w > 0) printf "%.2f", (u + s) / w }')"
+
+    # Each engine's own rate, and a check that it ran at all.
+    case "$e" in
+    fuzz-run*)
+        end="$(grep '"event":"end"' "$d/stdout" | tail -n1 || true)"
+        [ -n "$end" ] || end="$(grep '"event":"progress"' "$d/stdout" | tail -n1 || true)"
+        if [ -z "$end" ] || { [ "$rc" != 0 ] && [ "$rc" != 1 ]; }; then
+            tail -n 20 "$d/stderr" >&2
+            die "$t/$e/$r: fuzz-run did not run (exit $rc; see ${d#"$root"/}/stderr)"
+        fi
+        eps="$(awk -v x="$(json_num execs "$end")" -v s="$(json_num elapsed "$end")" 'BEGIN { if (s > 0) printf "%.0f", x / s }')"
+        [ "$rc" = 0 ] || why="finding (exit $rc)"
+        if [ "$t" = cmp ]; then
+            bug="$(find "$d/testdata/fuzz/$t" -type f -newer "$d/t0" -printf '%T@\n' | sort -n | head -n1)"
+        fi
+        ;;
+    libfuzzer)
+        grep -q 'INITED' "$d/stderr" || {
+            tail -n 20 "$d/stderr" >&2
+            die "$t/$e/$r: libFuzzer did not start (exit $rc; see ${d#"$root"/}/stderr)"
+        }
+        eps="$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\)/\1/p' "$d/stderr" | tail -n1)"
+        if [ -z "$eps" ]; then
+            last="$(grep -E '^#[0-9]+.*exec/s: ' "$d/stderr" | tail -n1 || true)"
+            eps="$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' <<<"$last")"
+        fi
+        [ "$rc" = 0 ] || why="finding (exit $rc)"
+        if [ "$t" = cmp ]; then
+            bug="$(find "$d" -maxdepth 1 -name 'crash-*' -printf '%T@\n' | sort -n | head -n1)"
+        fi
+        ;;
+    aflpp*)
+        local stats="$d/afl/default/fuzzer_stats"
+        [ -f "$stats" ] || {
+            tail -n 30 "$d/stdout" "$d/stderr" >&2
+            die "$t/$e/$r: afl-fuzz did not start (exit $rc; see ${d#"$root"/}/stdout)"
+        }
+        eps="$(sed -n 's/^execs_per_sec *: *\([0-9.]*\).*/\1/p' "$stats" | awk '{ printf "%.0f", $1 }')"
+        [ "$rc" = 0 ] || why="exit $rc"
+        local crashes hangs
+        crashes="$(sed -n 's/^saved_crashes *: *\([0-9]*\).*/\1/p' "$stats")"
+        hangs="$(sed -n 's/^saved_hangs *: *\([0-9]*\).*/\1/p' "$stats")"
+        [ "${crashes:-0}" = 0 ] || why="${why:+$why, }$crashes crashes"
+        [ "${hangs:-0}" = 0 ] || why="${why:+$why, }$hangs hangs"
+        if [ "$t" = cmp ]; then
+            bug="$(find "$d/afl/default/crashes" -name 'id:*' -printf '%T@\n' 2>/dev/null | sort -n | head -n1)"
+        fi
+        ;;
+    esac
+    if [ -n "$bug" ]; then
+        bug="$(awk -v b="$bug" -v t="$t0" 'BEGIN { printf "%.2f", b - t / 1e6 }')"
+    elif [ "$t" = cmp ]; then
+        bug="-"
+    fi
+    if [ "$t" != cmp ] && awk -v w="$wall" -v s="$secs" 'BEGIN { exit !(w < 0.9 * s) }'; then
+        why="${why:+$why, }stopped at ${wall%.*} s"
+    fi
+
+    # Replay every sample through the meter; fuzz-run's are v1 files.
+    local s raw edges final_edges="" timeline="$d/timeline.tsv"
+    : >"$timeline"
+    for s in $(find "$d/snap" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort -n); do
+        raw="$d/snap/$s"
+        if [[ "$e" == fuzz-run* ]] && [ -n "$(ls -A "$raw")" ]; then
+            raw="$d/snap-raw/$s"
+            "$bin/fuzz-convert" export -o "$raw" "$d/snap/$s" >/dev/null 2>"$d/export.err" ||
+                die "$t/$e/$r: fuzz-convert export of sample $s failed: $(head -n3 "$d/export.err")"
+        fi
+        edges="$(meter "$t" "$seeds/$t" "$raw")"
+        [ -n "$edges" ] || note "$t/$e/$r: the replay of sample $s gave no cov: line"
+        printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$e" "$r" "$s" "$edges" >>"$timeline"
+        final_edges="$edges"
+    done
+    # Sampling times the run did not live to see keep its final corpus.
+    for ((k = 1; k * interval < secs; k++)); do
+        [ -d "$d/snap/$((k * interval))" ] ||
+            printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$e" "$r" "$((k * interval))" "$final_edges" >>"$timeline"
+    done
+    n_final="$(find "$d/snap/$secs" -type f | wc -l)"
+    printf '%s\t' "$mode" "$secs" "$t" "$e" "$r" "$rc" "$wall" "$cpu_frac" "${eps:-}" "${final_edges:-}" \
+        "$n_final" "${bug:-}" "${why:-}" "$load0" "$load1" >"$d/result.tsv"
+    printf '%s\n' "$started" >>"$d/result.tsv"
+    echo "$secs $t $e $r" >>"$state"
+    note "done $t/$e/$r: ${final_edges:-?} edges, ${eps:-?} execs/s${bug:+, bug at $bug s}${why:+ ($why)} [cpu $cpu]"
+}
+
+# The queue: run-major, so that a stopped campaign has whole rounds.
+queue=()
+for ((r = 1; r <= runs; r++)); do
+    for t in $targets; do
+        for e in $engines; do
+            if [ "$e" = fuzz-run-dict ] && [ ! -f "$suite/dict/$t.dict" ]; then
+                note "no dictionary for $t: fuzz-run-dict does not run on it (n/a in the table)"
+                continue
+            fi
+            grep -qxF "$secs $t $e $r" "$state" && continue
+            queue+=("$t $e $r")
+        done
+    done
+done
+total="${#queue[@]}"
+note "$mode: $secs s per run, $runs run(s), samples every $interval s, $jobs at once; $total run(s) to do"
+uptime >&2
+if [ "$total" -gt 0 ]; then
+    rounds=$(((total + jobs - 1) / jobs))
+    note "about $(((rounds * (secs + 15) + 59) / 60)) minutes"
+fi
+
+# Two (JOBS) runs at once, each pinned to its own CPU.
+declare -A cpu_of=()
+# On Ctrl-C or kill, stop the runs under way (every process they started,
+# by id; timeout(1) puts the engines in process groups of their own).
+descendants() {
+    local c
+    for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+        descendants "$c"
+        echo "$c"
+    done
+}
+stop_runs() {
+    local p pids=() more
+    for p in "${!cpu_of[@]}"; do
+        mapfile -t more < <(descendants "$p")
+        pids+=("${more[@]}" "$p")
+    done
+    [ "${#pids[@]}" = 0 ] || kill -TERM "${pids[@]}" 2>/dev/null || true
+    die "interrupted; finished runs are kept in ${state#"$root"/}, rerun to go on"
+}
+trap stop_runs INT TERM
+free_cpus=()
+for ((i = 0; i < jobs; i++)); do free_cpus+=("$((i % ncpu))"); done
+failed=0
+reap() {
+    local pid rc=0
+    wait -n -p pid "${!cpu_of[@]}" || rc=$?
+    [ "$rc" = 0 ] || failed=1
+    free_cpus+=("${cpu_of[$pid]}")
+    unset "cpu_of[$pid]"
+}
+for job in "${queue[@]}"; do
+    [ "$failed" = 0 ] || break
+    while [ "${#cpu_of[@]}" -ge "$jobs" ]; do reap; done
+    [ "$failed" = 0 ] || break
+    cpu="${free_cpus[0]}"
+    free_cpus=("${free_cpus[@]:1}")
+    read -r t e r <<<"$job"
+    run_one "$t" "$e" "$r" "$cpu" &
+    cpu_of[$!]="$cpu"
+done
+while [ "${#cpu_of[@]}" -gt 0 ]; do reap; done
+[ "$failed" = 0 ] || die "a run failed (see above); finished runs are kept in ${state#"$root"/}, rerun to go on"
+
+# ------------------------------------------------------------ report
+results="$mode_dir/results.tsv"
+timeline="$mode_dir/timeline.tsv"
+printf 'mode\tsecs\ttarget\tengine\trun\trc\twall\tcpu\texecs_per_sec\tedges\tcorpus\tbug_secs\tnote\tload0\tload1\tstarted\n' >"$results"
+printf 'target\tengine\trun\tseconds\tedges\n' >"$timeline"
+for ((r = 1; r <= runs; r++)); do
+    for t in $targets; do
+        for e in $engines; do
+            d="$mode_dir/runs/${secs}s/$t/$e/$r"
+            [ -f "$d/result.tsv" ] || continue
+            cat "$d/result.tsv" >>"$results"
+            cat "$d/timeline.tsv" >>"$timeline"
+        done
+    done
+done
+# Seeds alone: every engine's point at 0 s.
+for t in $targets; do
+    e0="$(meter "$t" "$seeds/$t")"
+    for e in $engines; do
+        for ((r = 1; r <= runs; r++)); do
+            [ -f "$mode_dir/runs/${secs}s/$t/$e/$r/result.tsv" ] &&
+                printf '%s\t%s\t%s\t0\t%s\n' "$t" "$e" "$r" "$e0" >>"$timeline"
+        done
+    done
+done
+plots="$mode_dir/plots"
+rm -rf "$plots"
+python3 "$suite/plot.py" "$timeline" "$plots" " ($mode: ${secs} s, $runs run(s), 1 core each)" >/dev/null ||
+    die "plotting failed"
+
+header="$(
+    echo "- measured: $(date '+%Y-%m-%d %H:%M %Z'), bench/suite.sh $mode: $secs s per run, $runs run(s) per (target, engine), $jobs runs at once, each pinned to one of $ncpu CPUs ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'))"
+    echo "- fuzz-run built from $(cat "$bin/built-from" 2>/dev/null || echo '?'); $toolchain"
+    echo "- targets: $versions"
+    [ -z "$dropped" ] || echo "- not run (the fuzz-run built has no such flag): ${dropped% }"
+)"
+summary="$mode_dir/summary.md"
+python3 "$suite/report.py" "$results" "$mode" "$header" >"$summary" || die "the report failed"
+echo
+cat "$summary"
+echo
+echo "plots: ${plots#"$root"/}/*.svg; runs: ${mode_dir#"$root"/}/runs/"
+# A full campaign appends its table when this invocation finished it; a
+# rerun with nothing left to do only prints it (RECORD=1 appends anyway).
+record=0
+if [ "$mode" = full ] && [ "$total" -gt 0 ]; then record=1; fi
+[ "${RECORD:-0}" = 0 ] || record=1
+if [ "$record" = 1 ]; then
+    if [ ! -f "$here/RESULTS.md" ]; then
+        printf '# Benchmark results\n\nTables appended by bench/suite.sh (see bench/README.md).\n' >"$here/RESULTS.md"
+    fi
+    {
+        echo
+        cat "$summary"
+    } >>"$here/RESULTS.md"
+    if [ "$mode" = quick ]; then
+        mkdir -p "$suite/plots"
+        cp "$plots"/*.svg "$suite/plots/"
+        note "appended to bench/RESULTS.md; plots copied to bench/suite/plots/"
+    else
+        note "appended to bench/RESULTS.md (plots stay in ${plots#"$root"/})"
+    fi
+fi

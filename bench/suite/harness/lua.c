@@ -1,0 +1,91 @@
+/* bench/suite: lua target. Our own harness: a fresh Lua state per input
+   with a 32 MiB allocator cap, the base, coroutine, table, string, math and
+   utf8 libraries only (no io, os, package or debug; dofile, loadfile and
+   print removed; load accepts text chunks only), the input compiled with
+   luaL_loadbufferx in text mode and run under lua_pcall, stopped by a count
+   hook after ~100,000 VM instructions. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lua.h"
+#include "lauxlib.h"
+#include "lualib.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MEM_CAP (32u << 20)
+static size_t in_use;
+static unsigned hook_calls;
+
+static void *cap_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    (void)ud;
+    if (ptr == NULL) osize = 0;
+    if (nsize == 0) {
+        free(ptr);
+        in_use -= osize;
+        return NULL;
+    }
+    if (nsize > osize && in_use + (nsize - osize) > MEM_CAP) return NULL;
+    void *p = realloc(ptr, nsize);
+    if (p) in_use = in_use - osize + nsize;
+    return p;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    if (++hook_calls > 100) luaL_error(L, "instruction limit");
+}
+
+/* load(chunk [, name [, mode [, env]]]) for string chunks, text mode only. */
+static int text_load(lua_State *L) {
+    size_t n;
+    if (lua_type(L, 1) != LUA_TSTRING) {
+        luaL_pushfail(L);
+        lua_pushliteral(L, "load: only string chunks here");
+        return 2;
+    }
+    const char *s = lua_tolstring(L, 1, &n);
+    const char *name = luaL_optstring(L, 2, "=(load)");
+    if (luaL_loadbufferx(L, s, n, name, "t") != LUA_OK) {
+        luaL_pushfail(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    if (!lua_isnone(L, 4)) {
+        lua_pushvalue(L, 4);
+        if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+    }
+    return 1;
+}
+
+static const luaL_Reg libs[] = {
+    {LUA_GNAME, luaopen_base},          {LUA_COLIBNAME, luaopen_coroutine},
+    {LUA_TABLIBNAME, luaopen_table},    {LUA_STRLIBNAME, luaopen_string},
+    {LUA_MATHLIBNAME, luaopen_math},    {LUA_UTF8LIBNAME, luaopen_utf8},
+    {NULL, NULL},
+};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    in_use = 0;
+    hook_calls = 0;
+    lua_State *L = lua_newstate(cap_alloc, NULL);
+    if (!L) return 0;
+    for (const luaL_Reg *lib = libs; lib->func; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    lua_setglobal(L, "dofile");
+    lua_pushnil(L);
+    lua_setglobal(L, "loadfile");
+    lua_pushnil(L);
+    lua_setglobal(L, "print");
+    lua_pushcfunction(L, text_load);
+    lua_setglobal(L, "load");
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1000);
+    if (luaL_loadbufferx(L, (const char *)data, size, "=input", "t") == LUA_OK)
+        lua_pcall(L, 0, 0, 0);
+    lua_close(L);
+    return 0;
+}
