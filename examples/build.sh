@@ -83,7 +83,9 @@ rust_example custom/rust rust_custom
 
 # ------------------------------------------------------------------- C
 CFLAGS_COMMON=(-g -O1 -fPIC -shared -Wall -Wextra -I"$INCLUDE")
+# shellcheck disable=SC2054 # commas inside one flag
 GCC_COV=(-fsanitize-coverage=trace-pc,trace-cmp)
+# shellcheck disable=SC2054
 CLANG_COV=(-fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp)
 # The 10-byte memcmp must stay a call, where the worker's interposed
 # memcmp sees it, not be expanded inline into wide loads.
@@ -123,4 +125,4 @@ if [ "$HAVE_CLANG" = 1 ]; then
     build_c libcustom_config_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/custom/config.c"
 fi
 
-echo "examples/build.sh: built $(cd "$OUT" && ls lib*.so | wc -l) libraries in $OUT" >&2
+echo "examples/build.sh: built $(find "$OUT" -maxdepth 1 -name 'lib*.so' | wc -l) libraries in $OUT" >&2

@@ -30,7 +30,7 @@ if [ "$status" -ne 1 ]; then
     echo "demo: expected fuzz-run to find the planted bug (exit 1), got exit $status" >&2
     exit 1
 fi
-crasher="$(ls testdata/fuzz/FuzzRecord/* | head -1)"
+crasher="$(find testdata/fuzz/FuzzRecord -type f | sort | head -n1)"
 
 step "the crasher, a go test fuzz v1 file"
 cat "$crasher"
