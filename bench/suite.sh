@@ -33,6 +33,11 @@
 #                            persistent mode through libAFLDriver.a
 #   aflpp-cmplog             its CmpLog build (AFL_LLVM_CMPLOG=1) as the one
 #                            binary, afl-fuzz -c 0 (see README: -c BIN failed)
+#   go                       Go's own fuzzer (go test -fuzz -parallel 1) on the
+#                            same job done by Go's standard library, where
+#                            it has one: zlib (compress/zlib), serde_json
+#                            (encoding/json), regex (regexp); its corpus is
+#                            replayed through the same meter (bench/suite/go/)
 #
 # Environment:
 #   TARGETS, ENGINES   space-separated selections (defaults: all; the
@@ -52,13 +57,17 @@
 #                      binaries already (otherwise it keeps the ones it
 #                      started with, so that resumed runs are comparable)
 #   FRESH=1            full mode: forget finished runs and start over
+#                      (full mode keeps them in the committed files
+#                      bench/suite/campaign/{runs,timeline}.tsv: commit them
+#                      as a campaign goes, and it resumes from any clone)
 #   RECORD=1           quick mode: also append the table to bench/RESULTS.md
-#                      and copy the plots to bench/suite/plots/
+#                      and copy the plots to bench/suite/plots/; full mode:
+#                      append even when this invocation ran nothing
 #
 # Everything built and every run's logs, corpus samples and results are
 # under bench/out/suite/ (git-ignored). Installs clang-19,
 # libclang-rt-19-dev, afl++ (which brings clang-14, the LLVM it is built
-# against) and python3 with apt-get when missing.
+# against), golang-go and python3 with apt-get when missing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -90,7 +99,7 @@ ncpu="$(nproc)"
 all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
 fuzz-run-no-auto-dict fuzz-run-dict"
-all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog $ablations"
+all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog go $ablations"
 targets="${TARGETS:-$all_targets}"
 engines_explicit="${ENGINES:-}"
 engines="${ENGINES:-$all_engines}"
@@ -102,6 +111,13 @@ for e in $engines; do
 done
 uses() { [[ " $engines " == *" $1 "* ]]; }
 uses_afl() { uses aflpp || uses aflpp-cmplog; }
+go_twin() { # target -> the Go fuzz test doing its job, and its file
+    case "$1" in
+    zlib) echo "FuzzZlib zlib_test.go" ;;
+    serde_json) echo "FuzzJSON json_test.go" ;;
+    regex) echo "FuzzRegex regex_test.go" ;;
+    esac
+}
 
 # ------------------------------------------------------------ tools
 CLANG=clang-19
@@ -130,6 +146,11 @@ command -v "$CLANG" >/dev/null || apt_install clang-19 libclang-rt-19-dev
 libfuzzer_links || apt_install libclang-rt-19-dev
 libfuzzer_links || die "$CLANG -fsanitize=fuzzer does not link even with libclang-rt-19-dev"
 command -v python3 >/dev/null || apt_install python3
+if uses go; then
+    command -v go >/dev/null || apt_install golang-go
+    # The suite's own build cache (Go's fuzz cache is under it), offline.
+    export GOCACHE="$out/gocache" GOPROXY=off
+fi
 if uses_afl; then
     # Debian's afl++ 4.04c depends on clang-14 (its LLVM passes are built
     # against LLVM 14); afl-clang-fast runs that clang. afl-clang-lto would
@@ -142,12 +163,29 @@ if uses_afl; then
 fi
 
 mode_dir="$out/$mode"
-state="$mode_dir/state"
 mkdir -p "$mode_dir"
-if [ "$mode" = quick ] || [ "${FRESH:-0}" != 0 ]; then
-    rm -rf "$mode_dir/runs" "$state"
+# Finished runs. quick: in bench/out, afresh each time. full: in the
+# committed files bench/suite/campaign/{runs,timeline}.tsv, one row per
+# finished run (and per corpus sample), so that a campaign goes on in
+# another session from a fresh clone: commit them as it goes.
+results_cols='mode\tsecs\ttarget\tengine\trun\trc\twall\tcpu\texecs_per_sec\tedges\tcorpus\tbug_secs\tnote\tload0\tload1\tstarted\tfuzz_run'
+timeline_cols='secs\ttarget\tengine\trun\tseconds\tedges'
+if [ "$mode" = full ]; then
+    store="$suite/campaign"
+else
+    store="$mode_dir"
 fi
-touch "$state"
+if [ "$mode" = quick ] || [ "${FRESH:-0}" != 0 ]; then
+    rm -rf "$mode_dir/runs" "$store/runs.tsv" "$store/timeline.tsv"
+fi
+mkdir -p "$store"
+# shellcheck disable=SC2059 # the column lists are formats
+{
+    [ -s "$store/runs.tsv" ] || printf "$results_cols\n" >"$store/runs.tsv"
+    [ -s "$store/timeline.tsv" ] || printf "$timeline_cols\n" >"$store/timeline.tsv"
+    [ "$(head -n1 "$store/runs.tsv")" = "$(printf "$results_cols")" ] ||
+        die "${store#"$root"/}/runs.tsv has other columns than this script writes (FRESH=1 starts over)"
+}
 
 # fuzz-run & co: copied out of the build directory so that a rebuild during
 # the runs changes nothing; a full campaign keeps its first build.
@@ -415,6 +453,26 @@ for t in $targets; do
     if uses aflpp; then build_target "$t" afl; fi
     if uses aflpp-cmplog; then build_target "$t" aflcmp; fi
 done
+# Go's twins: one short fuzzing run each fills the build cache with the
+# instrumented standard library, so that runs start at once.
+if uses go; then
+    toolchain+="; $(go version)"
+    for t in $targets; do
+        [ -n "$(go_twin "$t")" ] || continue
+        read -r name file <<<"$(go_twin "$t")"
+        wdir="$build/go-warmup/$t"
+        rm -rf "$wdir"
+        mkdir -p "$wdir"
+        printf 'module benchsuite/warmup/%s\n\ngo 1.19\n' "$t" >"$wdir/go.mod"
+        cp "$suite/go/$file" "$wdir/"
+        note "building the Go twin of $t ($name)"
+        (cd "$wdir" && go test -run '^$' -fuzz "^$name\$" -fuzztime 1x -parallel 1 >"$wdir/log" 2>&1) || {
+            tail -n 20 "$wdir/log" >&2
+            die "go test -fuzz of $suite/go/$file failed"
+        }
+        rm -rf "$GOCACHE/fuzz/benchsuite/warmup"
+    done
+fi
 
 # ------------------------------------------------------------ seeds
 # A few small seed files per target, raw (libFuzzer, AFL++) and as
@@ -476,6 +534,7 @@ snapshot() {
     mkdir -p "$dest"
     case "$e" in
     fuzz-run*) from="$d/cache" depth=3 ;; # cache/<library id>/<target>/
+    go) from="$go_cache" ;;                 # set by run_one
     libfuzzer) from="$d/corpus" ;;
     aflpp*) from="$d/afl/default/queue" ;;
     esac
@@ -489,10 +548,11 @@ snapshot() {
 # run_one TARGET ENGINE RUN CPU: one run, its samples replayed, its result
 # line written to DIR/result.tsv; a run that could not start fails.
 run_one() {
-    local t="$1" e="$2" r="$3" cpu="$4" d rc=0 t0 cmd=() envs=() load0 load1 started
+    local t="$1" e="$2" r="$3" cpu="$4" d rc=0 t0 cmd=() envs=() load0 load1 started wd go_cache=""
     d="$mode_dir/runs/${secs}s/$t/$e/$r"
     rm -rf "$d"
     mkdir -p "$d/snap"
+    wd="$d"
     # This whole job (engine, sampler, replays) on its own CPU.
     [ "$pin" = 0 ] || taskset -cp "$cpu" "$BASHPID" >/dev/null || die "taskset -cp $cpu failed"
     case "$e" in
@@ -528,13 +588,28 @@ run_one() {
             cmd+=(-- "$build/$t/afl/$t")
         fi
         ;;
+    go)
+        # A module of its own per run: Go keeps what it finds in
+        # $GOCACHE/fuzz/<module>/<FuzzName>/, as v1 files.
+        local name file mod
+        read -r name file <<<"$(go_twin "$t")"
+        mod="benchsuite/$mode/${secs}s/$t/run$r"
+        wd="$d/go"
+        mkdir -p "$wd/testdata/fuzz"
+        printf 'module %s\n\ngo 1.19\n' "$mod" >"$wd/go.mod"
+        cp "$suite/go/$file" "$wd/"
+        cp -r "$out/seeds-v1/fuzz/$t" "$wd/testdata/fuzz/$name"
+        go_cache="$GOCACHE/fuzz/$mod/$name"
+        rm -rf "$go_cache"
+        cmd=(go test -run '^$' -fuzz "^$name\$" -fuzztime "${secs}s" -parallel 1)
+        ;;
     esac
     load0="$(cut -d' ' -f1 /proc/loadavg)"
     printf -v started '%(%Y-%m-%dT%H:%M:%S)T' -1
     touch "$d/t0"
     t0="$(now_us)"
     (
-        cd "$d"
+        cd "$wd"
         TIMEFORMAT='%R %U %S'
         { time env "${envs[@]}" timeout -k 10 $((secs + 300)) "${cmd[@]}" \
             >"$d/stdout" 2>"$d/stderr"; } 2>"$d/time"
@@ -571,6 +646,17 @@ run_one() {
         if [ "$t" = cmp ]; then
             bug="$(find "$d/testdata/fuzz/$t" -type f -newer "$d/t0" -printf '%T@\n' | sort -n | head -n1)"
         fi
+        ;;
+    go)
+        # "fuzz: elapsed: 1m0s, execs: 1108519 (18474/sec), new interesting: ..."
+        last="$(grep -E '^fuzz: elapsed: .*, execs: [0-9]+' "$d/stdout" | tail -n1 || true)"
+        if [ -z "$last" ] || { [ "$rc" != 0 ] && [ "$rc" != 1 ]; }; then
+            tail -n 20 "$d/stdout" "$d/stderr" >&2
+            die "$t/$e/$r: go test -fuzz did not run (exit $rc; see ${d#"$root"/}/stdout)"
+        fi
+        # Its mean rate: every execution over the fuzzing time it was given.
+        eps="$(sed -n 's/.*, execs: \([0-9]*\) .*/\1/p' <<<"$last" | awk -v s="$secs" '{ printf "%.0f", $1 / s }')"
+        [ "$rc" = 0 ] || why="finding (exit $rc)"
         ;;
     libfuzzer)
         grep -q 'INITED' "$d/stderr" || {
@@ -614,12 +700,12 @@ run_one() {
         why="${why:+$why, }stopped at ${wall%.*} s"
     fi
 
-    # Replay every sample through the meter; fuzz-run's are v1 files.
+    # Replay every sample through the meter; fuzz-run's and Go's are v1 files.
     local s raw edges final_edges="" timeline="$d/timeline.tsv"
     : >"$timeline"
     for s in $(find "$d/snap" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort -n); do
         raw="$d/snap/$s"
-        if [[ "$e" == fuzz-run* ]] && [ -n "$(ls -A "$raw")" ]; then
+        if { [[ "$e" == fuzz-run* ]] || [ "$e" = go ]; } && [ -n "$(ls -A "$raw")" ]; then
             raw="$d/snap-raw/$s"
             "$bin/fuzz-convert" export -o "$raw" "$d/snap/$s" >/dev/null 2>"$d/export.err" ||
                 die "$t/$e/$r: fuzz-convert export of sample $s failed: $(head -n3 "$d/export.err")"
@@ -635,10 +721,14 @@ run_one() {
             printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$e" "$r" "$((k * interval))" "$final_edges" >>"$timeline"
     done
     n_final="$(find "$d/snap/$secs" -type f | wc -l)"
-    printf '%s\t' "$mode" "$secs" "$t" "$e" "$r" "$rc" "$wall" "$cpu_frac" "${eps:-}" "${final_edges:-}" \
-        "$n_final" "${bug:-}" "${why:-}" "$load0" "$load1" >"$d/result.tsv"
-    printf '%s\n' "$started" >>"$d/result.tsv"
-    echo "$secs $t $e $r" >>"$state"
+    local row rows
+    printf -v row '%s\t' "$mode" "$secs" "$t" "$e" "$r" "$rc" "$wall" "$cpu_frac" "${eps:-}" "${final_edges:-}" \
+        "$n_final" "${bug:-}" "${why:-}" "$load0" "$load1" "$started"
+    row+="$(cat "$bin/built-from" 2>/dev/null || echo '?')"
+    rows="$(sed "s/^/$secs\t/" "$timeline")"
+    # One write each (O_APPEND): the other jobs append to the same files.
+    printf '%s\n' "$rows" >>"$store/timeline.tsv"
+    printf '%s\n' "$row" >>"$store/runs.tsv"
     note "done $t/$e/$r: ${final_edges:-?} edges, ${eps:-?} execs/s${bug:+, bug at $bug s}${why:+ ($why)} [cpu $cpu]"
 }
 
@@ -651,7 +741,12 @@ for ((r = 1; r <= runs; r++)); do
                 note "no dictionary for $t: fuzz-run-dict does not run on it (n/a in the table)"
                 continue
             fi
-            grep -qxF "$secs $t $e $r" "$state" && continue
+            if [ "$e" = go ] && [ -z "$(go_twin "$t")" ]; then
+                note "no Go twin of $t: go does not run on it (n/a in the table)"
+                continue
+            fi
+            awk -F'\t' -v k="$mode $secs $t $e $r" '$1" "$2" "$3" "$4" "$5 == k { f = 1 } END { exit !f }' \
+                "$store/runs.tsv" && continue
             queue+=("$t $e $r")
         done
     done
@@ -682,7 +777,7 @@ stop_runs() {
         pids+=("${more[@]}" "$p")
     done
     [ "${#pids[@]}" = 0 ] || kill -TERM "${pids[@]}" 2>/dev/null || true
-    die "interrupted; finished runs are kept in ${state#"$root"/}, rerun to go on"
+    die "interrupted; finished runs are kept in ${store#"$root"/}/runs.tsv, rerun to go on"
 }
 trap stop_runs INT TERM
 free_cpus=()
@@ -706,32 +801,27 @@ for job in "${queue[@]}"; do
     cpu_of[$!]="$cpu"
 done
 while [ "${#cpu_of[@]}" -gt 0 ]; do reap; done
-[ "$failed" = 0 ] || die "a run failed (see above); finished runs are kept in ${state#"$root"/}, rerun to go on"
+[ "$failed" = 0 ] || die "a run failed (see above); finished runs are kept in ${store#"$root"/}/runs.tsv, rerun to go on"
 
 # ------------------------------------------------------------ report
+# This invocation's selection of the finished runs (a campaign's files may
+# hold other targets, engines or run lengths).
 results="$mode_dir/results.tsv"
 timeline="$mode_dir/timeline.tsv"
-printf 'mode\tsecs\ttarget\tengine\trun\trc\twall\tcpu\texecs_per_sec\tedges\tcorpus\tbug_secs\tnote\tload0\tload1\tstarted\n' >"$results"
+pick='index(" " T " ", " " t " ") && index(" " E " ", " " e " ") && r <= R'
+awk -F'\t' -v m="$mode" -v s="$secs" -v T="$targets" -v E="$engines" -v R="$runs" \
+    "NR == 1 || (\$1 == m && \$2 == s && (t = \$3) != \"\" && (e = \$4) != \"\" && (r = \$5) && $pick)" \
+    "$store/runs.tsv" >"$results"
 printf 'target\tengine\trun\tseconds\tedges\n' >"$timeline"
-for ((r = 1; r <= runs; r++)); do
-    for t in $targets; do
-        for e in $engines; do
-            d="$mode_dir/runs/${secs}s/$t/$e/$r"
-            [ -f "$d/result.tsv" ] || continue
-            cat "$d/result.tsv" >>"$results"
-            cat "$d/timeline.tsv" >>"$timeline"
-        done
-    done
-done
-# Seeds alone: every engine's point at 0 s.
+awk -F'\t' -v OFS='\t' -v s="$secs" -v T="$targets" -v E="$engines" -v R="$runs" \
+    "NR > 1 && \$1 == s && (t = \$2) != \"\" && (e = \$3) != \"\" && (r = \$4) && $pick { print t, e, r, \$5, \$6 }" \
+    "$store/timeline.tsv" >>"$timeline"
+[ "$(wc -l <"$results")" -gt 1 ] || die "no finished runs to report"
+# Seeds alone: every run's point at 0 s.
 for t in $targets; do
     e0="$(meter "$t" "$seeds/$t")"
-    for e in $engines; do
-        for ((r = 1; r <= runs; r++)); do
-            [ -f "$mode_dir/runs/${secs}s/$t/$e/$r/result.tsv" ] &&
-                printf '%s\t%s\t%s\t0\t%s\n' "$t" "$e" "$r" "$e0" >>"$timeline"
-        done
-    done
+    awk -F'\t' -v OFS='\t' -v t="$t" -v e0="$e0" 'NR > 1 && $3 == t { print t, $4, $5, 0, e0 }' \
+        "$results" >>"$timeline"
 done
 plots="$mode_dir/plots"
 rm -rf "$plots"
@@ -739,8 +829,10 @@ python3 "$suite/plot.py" "$timeline" "$plots" " ($mode: ${secs} s, $runs run(s),
     die "plotting failed"
 
 header="$(
-    echo "- measured: $(date '+%Y-%m-%d %H:%M %Z'), bench/suite.sh $mode: $secs s per run, $runs run(s) per (target, engine), $jobs runs at once, each pinned to one of $ncpu CPUs ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'))"
-    echo "- fuzz-run built from $(cat "$bin/built-from" 2>/dev/null || echo '?'); $toolchain"
+    echo "- measured: runs started $(awk -F'\t' 'NR > 1 { print $16 }' "$results" | sort | sed -n '1p;$p' | uniq |
+        paste -sd' ' | sed 's/ / to /; s/T/ /g') ($(date +%Z)), bench/suite.sh $mode: $secs s per run, $runs run(s) per (target, engine), $jobs runs at once, each pinned to one of $ncpu CPUs ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'))"
+    echo "- fuzz-run built from $(awk -F'\t' 'NR > 1 { print $17 }' "$results" | sort -u | paste -sd';' |
+        sed 's/;/; /g'); $toolchain"
     echo "- targets: $versions"
     [ -z "$dropped" ] || echo "- not run (the fuzz-run built has no such flag): ${dropped% }"
 )"
@@ -768,6 +860,8 @@ if [ "$record" = 1 ]; then
         cp "$plots"/*.svg "$suite/plots/"
         note "appended to bench/RESULTS.md; plots copied to bench/suite/plots/"
     else
-        note "appended to bench/RESULTS.md (plots stay in ${plots#"$root"/})"
+        mkdir -p "$store/plots"
+        cp "$plots"/*.svg "$store/plots/"
+        note "appended to bench/RESULTS.md; plots copied to ${store#"$root"/}/plots/"
     fi
 fi

@@ -145,7 +145,7 @@ manifest_of() { # crate name -> its Cargo.toml in the registry
 version_of() { basename "$(dirname "$1")" | sed "s/^$2-//"; }
 libz_toml="$(manifest_of libz-sys)"
 json_toml="$(manifest_of serde_json)"
-[ -n "$libz_toml" ] && [ -n "$json_toml" ] || die "cargo metadata did not list libz-sys and serde_json"
+{ [ -n "$libz_toml" ] && [ -n "$json_toml" ]; } || die "cargo metadata did not list libz-sys and serde_json"
 zdir="$(dirname "$libz_toml")/src/zlib"
 [ -f "$zdir/inflate.c" ] || die "no zlib sources in $zdir (is the static feature's vendored copy gone?)"
 zlib_version="$(sed -n 's/^#define ZLIB_VERSION "\(.*\)"/\1/p' "$zdir/zlib.h")"
@@ -169,30 +169,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
 }
 C
 
-cat >"$src/zlib_inflate.c" <<'C'
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-#include "zlib.h"
-/* Inflate the input into a fixed buffer, reused until the stream ends or
-   inflate stops making progress. */
-static unsigned char inflate_out[64 * 1024];
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    if (inflateInit(&s) != Z_OK) return 0;
-    s.next_in = (Bytef *)data;
-    s.avail_in = (uInt)size;
-    int ret;
-    do {
-        s.next_out = inflate_out;
-        s.avail_out = sizeof inflate_out;
-        ret = inflate(&s, Z_NO_FLUSH);
-    } while (ret == Z_OK);
-    inflateEnd(&s);
-    return 0;
-}
-C
+# The zlib job is the suite's (bench/suite/harness/zlib.c).
+cp "$here/suite/harness/zlib.c" "$src/zlib_inflate.c"
 
 mkdir -p "$src/serde_json/src"
 cat >"$src/serde_json/Cargo.toml" <<TOML
@@ -297,6 +275,7 @@ for t in $targets; do
 done
 
 # ----------------------------------------------------------- builds
+# shellcheck disable=SC2054 # commas inside one flag
 COV=(-fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp)
 CFLAGS_BENCH=(-g -O1 -fPIC -w)
 # c_target NAME COUNT HARNESS LIBSRC...: lib/libNAME.so and libfuzzer/NAME
@@ -480,7 +459,7 @@ fi
 # seed, with no mutation and no coordinator: the floor under fuzz-run's rate.
 declare -A B
 for t in $targets; do
-    big="$(ls -S "$out/seeds/$t"/* | head -n1)"
+    big="$(find "$out/seeds/$t" -type f -printf '%s %p\n' | sort -rn | head -n1 | cut -d' ' -f2-)"
     line="$("$bin/fuzz-worker" bench -raw -n "$bare_n" "$lib/lib$t.so" "$big" 2>&1 || true)"
     B[$t.ns]="$(sed -n 's/.*: \([0-9]*\) ns\/exec.*/\1/p' <<<"$line")"
     B[$t.counters]="$(sed -n 's/.*(\([0-9]*\) from modules.*/\1/p' <<<"$line")"

@@ -16,7 +16,7 @@ import statistics
 import sys
 
 ENGINE_ORDER = [
-    "fuzz-run", "libfuzzer", "aflpp", "aflpp-cmplog", "fuzz-run-no-cmp",
+    "fuzz-run", "libfuzzer", "aflpp", "aflpp-cmplog", "go", "fuzz-run-no-cmp",
     "fuzz-run-no-entropic", "fuzz-run-no-cross-over", "fuzz-run-no-len-control",
     "fuzz-run-no-auto-dict", "fuzz-run-dict",
 ]
