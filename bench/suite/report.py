@@ -127,10 +127,10 @@ def main():
                   f"{cell(rates) if any(rates) else '–'} |")
         print()
     print("edges: the corpus the engine kept (fuzz-run: its cache exported to raw files; libFuzzer: its "
-          "corpus directory; AFL++: default/queue) plus the seeds, replayed through the target's "
+          "corpus directory; AFL++: default/queue; Go: its $GOCACHE/fuzz directory, exported) plus the seeds, replayed through the target's "
           "libFuzzer build with -runs=0, its last cov: figure: one meter for every engine. "
           "execs/s: each engine's own figure (fuzz-run: execs / elapsed of its end event; libFuzzer: "
-          "stat::average_exec_per_sec; AFL++: fuzzer_stats execs_per_sec). CPU: (user + sys) / wall "
+          "stat::average_exec_per_sec; AFL++: fuzzer_stats execs_per_sec; Go: its last status line's execs / run length). CPU: (user + sys) / wall "
           "of the engine's process tree. Notes: why a run ended early, findings.")
 
 
