@@ -85,7 +85,8 @@ fn lookup<'a>(syms: &[FnSym<'a>], off: u64) -> Option<&'a str> {
     if below == off {
         return Some(group[0].name);
     }
-    group.iter().find(|s| off < s.addr + s.size).map(|s| s.name)
+    // off >= s.addr here; a malformed st_size must not overflow the sum.
+    group.iter().find(|s| off - s.addr < s.size).map(|s| s.name)
 }
 
 /// A readable name for a mangled one; other names as they are.

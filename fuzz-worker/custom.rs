@@ -111,6 +111,23 @@ impl Custom {
         }
     }
 
+    /// The mutators that apply to a target of this kind: libFuzzer's two
+    /// hooks are for the `LLVMFuzzerTestOneInput` entry only, never for a
+    /// typed target (even one whose only argument is a `[]byte`).
+    pub fn for_kind(mut self, kind: &Kind) -> Custom {
+        if *kind == Kind::Typed {
+            self.mutator = None;
+            self.cross_over = None;
+        }
+        self
+    }
+
+    /// A library-free set of mutators: `values`' custom-type mutators only.
+    #[cfg(test)]
+    pub(crate) fn with_value_mutators(values: Vec<(String, MutatorFn)>) -> Custom {
+        Custom::from_parts(None, None, values, CounterMap::new(false))
+    }
+
     /// Whether the library exports none of these symbols.
     pub fn is_empty(&self) -> bool {
         self.mutator.is_none() && self.cross_over.is_none() && self.values.is_empty()
@@ -365,6 +382,15 @@ mod tests {
         assert!(out.is_empty());
         assert!(!fake(None, None).cross_over(b"a", b"b", &mut out, 16, 3));
         assert!(!c.cross_over(b"a", b"b", &mut out, 0, 3));
+    }
+
+    #[test]
+    fn a_typed_target_gets_no_libfuzzer_hook() {
+        let typed = fake(Some(append_seed), Some(join)).for_kind(&Kind::Typed);
+        assert!(!typed.has_mutator() && !typed.has_cross_over());
+        assert!(typed.has_value_mutator("tree") && !typed.is_empty());
+        let entry = fake(Some(append_seed), Some(join)).for_kind(&Kind::LibFuzzer);
+        assert!(entry.has_mutator() && entry.has_cross_over());
     }
 
     #[test]

@@ -101,6 +101,11 @@ pub struct Fuzzer {
     in_auto_dict: std::collections::HashSet<Vec<u8>>,
     chain_words: Vec<Vec<u8>>,
     chain_n: usize,
+    /// Whether an entry has been timed in this process: the first timed
+    /// entry runs once untimed before, so that it is not charged for the
+    /// target's lazy initialisation (a replaced worker, or a later turn's,
+    /// runs no baseline first).
+    warm: bool,
 }
 
 impl Fuzzer {
@@ -119,6 +124,7 @@ impl Fuzzer {
             in_auto_dict: std::collections::HashSet::new(),
             chain_words: vec![Vec::new(); CHAIN as usize],
             chain_n: 0,
+            warm: false,
         }
     }
 
@@ -145,6 +151,10 @@ impl Fuzzer {
             // Its features are not learnt: one the coordinator has not
             // recorded (a minimized entry may reach more than the features
             // it was kept for) is still reported when a mutant reaches it.
+            if timed && !self.warm {
+                exec.exec(&values);
+                self.warm = true;
+            }
             let started = Instant::now();
             exec.exec(&values);
             let nanos = if timed {
@@ -387,9 +397,14 @@ impl Fuzzer {
             return custom.has_mutator() && custom.mutate(data, cap, seed);
         }
         // A typed target: the argument Go's mutator would pick, if it is
-        // a custom value with a mutator of its own.
+        // a custom value with a mutator of its own. Length control and
+        // -max_len bound []byte and string arguments; a custom value's
+        // mutator gets -max_len of room, or its value's own length.
         match &mut values[rng.intn(values.len())] {
-            Value::Custom { name, data } => custom.mutate_value(name, data, cap, seed),
+            Value::Custom { name, data } => {
+                let room = slice.max_len.max(data.len());
+                custom.mutate_value(name, data, room, seed)
+            }
             _ => false,
         }
     }
@@ -504,6 +519,50 @@ mod tests {
         go.search.entropic = false;
         let cap = f.start_chain(None, &mut values, &parent, &mut rng, &go);
         assert_eq!((values.as_slice(), cap), (&parent[..], 4096));
+    }
+
+    /// Appends one byte, when there is room.
+    unsafe extern "C" fn grow(
+        data: *mut u8,
+        size: usize,
+        max: usize,
+        _: std::ffi::c_uint,
+    ) -> usize {
+        if size >= max {
+            return size;
+        }
+        // SAFETY: the caller passes `max` writable bytes.
+        unsafe { *data.add(size) = b'+' };
+        size + 1
+    }
+
+    #[test]
+    fn a_custom_value_is_not_cut_to_the_length_control_cap() {
+        let f = Fuzzer::new(8);
+        let custom = Custom::with_value_mutators(vec![("tree".into(), grow as _)]);
+        let mut values = vec![Value::Custom {
+            name: "tree".into(),
+            data: vec![b'a'; 100],
+        }];
+        let s = slice(100, 4096);
+        assert!(f.mutate_custom(&custom, &mut values, &mut Rng::new(1), FIRST_CAP, &s));
+        let Value::Custom { data, .. } = &values[0] else {
+            panic!("{values:?}")
+        };
+        assert_eq!(data.len(), 101, "grown by one, not cut to {FIRST_CAP}");
+        let mut long = vec![Value::Custom {
+            name: "tree".into(),
+            data: vec![b'a'; 5000],
+        }];
+        assert!(f.mutate_custom(&custom, &mut long, &mut Rng::new(1), FIRST_CAP, &s));
+        let Value::Custom { data, .. } = &long[0] else {
+            panic!("{long:?}")
+        };
+        assert_eq!(
+            data.len(),
+            5000,
+            "longer than -max_len: keeps its own length"
+        );
     }
 
     #[test]

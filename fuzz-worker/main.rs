@@ -141,7 +141,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let mut exec =
                 serve::Executor::new(module, lib.function(target), target.kind.clone(), map, shm);
             exec.dict = words;
-            exec.custom = Some(custom::Custom::load(&lib)).filter(|c| !c.is_empty());
+            exec.custom =
+                Some(custom::Custom::load(&lib).for_kind(&target.kind)).filter(|c| !c.is_empty());
             serve::serve(exec, target, fd_in, fd_out).map_err(CliError::misuse)?;
             Ok(Status::Success)
         }

@@ -45,69 +45,98 @@ fn below(n: usize) -> usize {
 }
 
 /// Mutates `buf[..size]` in place within `buf.len()` bytes; returns the new
-/// size.
+/// size. One to four changes, each drawn again (up to [`TRIES`] times)
+/// when the one drawn cannot apply (no room, no comparison operands), as
+/// libFuzzer's does, so that a call rarely returns its input unchanged.
 pub fn mutate(buf: &mut [u8], size: usize) -> usize {
-    let max = buf.len();
-    let mut size = size.min(max);
+    let mut size = size.min(buf.len());
+    // The comparison tables, copied once per call, when first needed.
+    let mut tables = Tables::default();
     for _ in 0..=below(3) {
-        match below(8) {
-            0 if size > 0 => {
-                let i = below(size);
-                buf[i] ^= 1 << below(8);
-            }
-            1 if size > 0 => {
-                let i = below(size);
-                buf[i] = next() as u8;
-            }
-            2 if size > 0 => {
-                let i = below(size);
-                buf[i] = buf[i].wrapping_add((below(35) as u8).wrapping_sub(17));
-            }
-            3 if size < max => {
-                let i = below(size + 1);
-                buf.copy_within(i..size, i + 1);
-                buf[i] = next() as u8;
-                size += 1;
-            }
-            4 if size > 1 => {
-                let i = below(size);
-                buf.copy_within(i + 1..size, i);
-                size -= 1;
-            }
-            5 if size > 0 => {
-                let i = below(size);
-                buf[i] = [0u8, 0xff, 0x7f, 0x80, b'0', b' '][below(6)];
-            }
-            6 => {
-                let cmps = sancov::mem_comparisons();
-                if let Some(c) = cmps.get(below(cmps.len().max(1))) {
-                    let (src, n) = if below(2) == 0 {
-                        (c.a, c.a_len as usize)
-                    } else {
-                        (c.b, c.b_len as usize)
-                    };
-                    if n > 0 && n <= max {
-                        let at = below(size.min(max - n) + 1);
-                        buf[at..at + n].copy_from_slice(&src[..n]);
-                        size = size.max(at + n);
-                    }
-                }
-            }
-            _ => {
-                let cmps = sancov::int_comparisons();
-                if let Some(c) = cmps.get(below(cmps.len().max(1))) {
-                    let n = c.size as usize;
-                    let v = if below(2) == 0 { c.a } else { c.b };
-                    if n > 0 && n <= max {
-                        let at = below(size.min(max - n) + 1);
-                        buf[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
-                        size = size.max(at + n);
-                    }
-                }
+        for _ in 0..TRIES {
+            if apply(buf, &mut size, &mut tables) {
+                break;
             }
         }
     }
     size
+}
+
+/// How many draws one change may take before it is given up.
+const TRIES: usize = 16;
+
+#[derive(Default)]
+struct Tables {
+    mem: Option<Vec<sancov::MemCmp>>,
+    int: Option<Vec<sancov::IntCmp>>,
+}
+
+/// One change drawn at random; false when it could not apply.
+fn apply(buf: &mut [u8], size: &mut usize, tables: &mut Tables) -> bool {
+    let max = buf.len();
+    let n = *size;
+    match below(8) {
+        0 if n > 0 => {
+            let i = below(n);
+            buf[i] ^= 1 << below(8);
+        }
+        1 if n > 0 => {
+            let i = below(n);
+            buf[i] = next() as u8;
+        }
+        2 if n > 0 => {
+            let i = below(n);
+            buf[i] = buf[i].wrapping_add((below(35) as u8).wrapping_sub(17));
+        }
+        3 if n < max => {
+            let i = below(n + 1);
+            buf.copy_within(i..n, i + 1);
+            buf[i] = next() as u8;
+            *size += 1;
+        }
+        4 if n > 1 => {
+            let i = below(n);
+            buf.copy_within(i + 1..n, i);
+            *size -= 1;
+        }
+        5 if n > 0 => {
+            let i = below(n);
+            buf[i] = [0u8, 0xff, 0x7f, 0x80, b'0', b' '][below(6)];
+        }
+        6 => {
+            let cmps = tables.mem.get_or_insert_with(sancov::mem_comparisons);
+            let Some(c) = cmps.get(below(cmps.len().max(1))) else {
+                return false;
+            };
+            let (src, len) = if below(2) == 0 {
+                (c.a, c.a_len as usize)
+            } else {
+                (c.b, c.b_len as usize)
+            };
+            if len == 0 || len > max {
+                return false;
+            }
+            let at = below(n.min(max - len) + 1);
+            buf[at..at + len].copy_from_slice(&src[..len]);
+            *size = n.max(at + len);
+        }
+        7 => {
+            let cmps = tables.int.get_or_insert_with(sancov::int_comparisons);
+            let Some(c) = cmps.get(below(cmps.len().max(1))) else {
+                return false;
+            };
+            let len = c.size as usize;
+            let v = if below(2) == 0 { c.a } else { c.b };
+            if len == 0 || len > max {
+                return false;
+            }
+            let at = below(n.min(max - len) + 1);
+            buf[at..at + len].copy_from_slice(&v.to_le_bytes()[..len]);
+            *size = n.max(at + len);
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// # Safety
@@ -138,7 +167,9 @@ mod tests {
                 changed += 1;
             }
         }
-        assert!(changed > 1000, "only {changed} mutations changed anything");
+        // A change that cannot apply is drawn again: almost every call
+        // changes something (a byte may still be written over by itself).
+        assert!(changed > 1900, "only {changed} mutations changed anything");
         let mut empty: [u8; 0] = [];
         assert_eq!(mutate(&mut empty, 0), 0);
     }
