@@ -21,7 +21,8 @@
 #   cmp         the planted bug of examples/cmp/cmp.c (a 10-byte memcmp):
 #               time to the bug; each engine stops at it
 # Engines:
-#   fuzz-run                 ours, defaults, -parallel 1
+#   fuzz-run                 ours, defaults, -parallel 1, -keepfuzzing (not
+#                            on cmp): a finding does not end a coverage run
 #   fuzz-run-no-cmp          -use_cmp=0 (no comparison feedback)
 #   fuzz-run-no-entropic     -entropic=0 (Go's round robin)
 #   fuzz-run-no-cross-over   -cross_over=0 (no splicing)
@@ -561,6 +562,11 @@ run_one() {
         cp -r "$out/seeds-v1/fuzz/$t" "$d/testdata/fuzz/$t"
         cmd=("$bin/fuzz-run" -fuzz "^$t\$" -fuzztime "${secs}s" -parallel 1 -max_len "$max_len"
             -testdata "$d/testdata" -fuzzcachedir "$d/cache" -json)
+        # Like go test, fuzz-run stops at its first finding; a coverage run
+        # goes on past it (a hang costs the -timeout, 10 s), as AFL++ does
+        # and as libFuzzer does past slow inputs (its -timeout is 1200 s).
+        # The cmp target measures the time to its bug: every engine stops.
+        [ "$t" = cmp ] || cmd+=(-keepfuzzing)
         case "$e" in
         fuzz-run-no-cmp) cmd+=(-use_cmp=0) ;;
         fuzz-run-no-entropic) cmd+=(-entropic=0) ;;
