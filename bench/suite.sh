@@ -119,6 +119,11 @@ go_twin() { # target -> the Go fuzz test doing its job, and its file
     regex) echo "FuzzRegex regex_test.go" ;;
     esac
 }
+go_module() { # dir module file: a module of its own holding the twin's file
+    mkdir -p "$1"
+    printf 'module %s\n\ngo 1.19\n' "$2" >"$1/go.mod"
+    cp "$suite/go/$3" "$1/"
+}
 
 # ------------------------------------------------------------ tools
 CLANG=clang-19
@@ -463,9 +468,7 @@ if uses go; then
         read -r name file <<<"$(go_twin "$t")"
         wdir="$build/go-warmup/$t"
         rm -rf "$wdir"
-        mkdir -p "$wdir"
-        printf 'module benchsuite/warmup/%s\n\ngo 1.19\n' "$t" >"$wdir/go.mod"
-        cp "$suite/go/$file" "$wdir/"
+        go_module "$wdir" "benchsuite/warmup/$t" "$file"
         note "building the Go twin of $t ($name)"
         (cd "$wdir" && go test -run '^$' -fuzz "^$name\$" -fuzztime 1x -parallel 1 >"$wdir/log" 2>&1) || {
             tail -n 20 "$wdir/log" >&2
@@ -601,9 +604,8 @@ run_one() {
         read -r name file <<<"$(go_twin "$t")"
         mod="benchsuite/$mode/${secs}s/$t/run$r"
         wd="$d/go"
+        go_module "$wd" "$mod" "$file"
         mkdir -p "$wd/testdata/fuzz"
-        printf 'module %s\n\ngo 1.19\n' "$mod" >"$wd/go.mod"
-        cp "$suite/go/$file" "$wd/"
         cp -r "$out/seeds-v1/fuzz/$t" "$wd/testdata/fuzz/$name"
         go_cache="$GOCACHE/fuzz/$mod/$name"
         rm -rf "$go_cache"
