@@ -121,6 +121,8 @@ if [ "$HAVE_CLANG" = 1 ]; then
     build_c libcustom_record.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/custom/record.c"
     build_c libcustom_record_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/custom/record.c"
     build_c libcustom_record_nomutator.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DNO_CUSTOM_MUTATOR "$HERE/custom/record.c"
+    build_c libcustom_record_mutator_crash.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED -DMUTATOR_BUG=1 "$HERE/custom/record.c"
+    build_c libcustom_record_mutator_hang.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED -DMUTATOR_BUG=2 "$HERE/custom/record.c"
     build_c libcustom_config.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/custom/config.c"
     build_c libcustom_config_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/custom/config.c"
 fi

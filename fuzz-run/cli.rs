@@ -193,7 +193,7 @@ The last line of a turn is its target's progress; the rate counts only the targe
         ),
         (
             "CUSTOM MUTATORS",
-            "When the library exports custom mutators (libFuzzer's LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver, or fuzz_mutate_NAME for a typed target's custom(NAME) arguments: fuzz-worker(1) documents them), the workers use them to make inputs, seeding each call from the run's own generator, so that a run with -seed stays reproducible. The seed and crasher files of a target with custom arguments hold custom(\"NAME\", []byte(\"…\")) lines, which go test does not read.",
+            "When the library exports custom mutators (libFuzzer's LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver, or fuzz_mutate_NAME for a typed target's custom(NAME) arguments: fuzz-worker(1) documents them), the workers use them to make inputs, seeding each call from the run's own generator, so that a run with -seed stays reproducible. The seed and crasher files of a target with custom arguments hold custom(\"NAME\", []byte(\"…\")) lines, which go test does not read. A call of a custom mutator runs the target's code, and is watched as an execution is: a mutator that crashes, hangs (-timeout) or blows -rss_limit_mb is a failure of the mutator, reported with the seed of the call and written with the input it was mutating (not minimized: the input alone does not fail).",
         ),
         ("EXIT STATUS", crate::man::EXIT_STATUS),
         (

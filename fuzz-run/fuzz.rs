@@ -1296,6 +1296,17 @@ impl Coordinator<'_> {
             }
             return Ok(stop);
         }
+        if let Some(seed) = death.mutation {
+            // It died in the target's own custom mutator: the input it was
+            // mutating is recorded, but it is not a crasher of the target,
+            // so it is not minimized.
+            let headline = self.mutator_headline(&death.kind, seed);
+            let stop = self.failure(&entry, &headline, &death.report, &death.kind, None)?;
+            if !stop {
+                self.replace_worker(w)?;
+            }
+            return Ok(stop);
+        }
         let headline = match death.kind.as_str() {
             "timeout" => format!(
                 "fuzzing process hung: an input ran longer than {:?} (-timeout)",
@@ -1367,6 +1378,28 @@ impl Coordinator<'_> {
             self.replace_worker(w)?;
         }
         Ok(stop)
+    }
+
+    /// What to say of a worker that died in a call of the target's custom
+    /// mutator (seeded with `seed`): the mutator's fault, and how to
+    /// reproduce it.
+    fn mutator_headline(&self, kind: &str, seed: u32) -> String {
+        let what = match kind {
+            "timeout" => format!(
+                "hung: a call ran longer than {:?} (-timeout)",
+                self.cli.timeout
+            ),
+            k if k.starts_with("out of memory") => {
+                format!("ran {k}, over -rss_limit_mb {}", self.cli.rss_limit_mb)
+            }
+            k if k.starts_with("exit status") => format!("exited: {k}"),
+            k => format!("crashed: {k}"),
+        };
+        format!(
+            "the target's custom mutator {what}\n\
+             It was mutating the recorded input, with seed {seed}: the bug is in the mutator, \
+             not in the target (running the input does not call the mutator)."
+        )
     }
 
     /// The target is done: its -fuzztime is up, a failure stops it, or

@@ -319,15 +319,20 @@ impl Fuzzer {
     /// operand, or Go's.
     fn mutate(
         &mut self,
-        exec: &Executor,
+        exec: &mut Executor,
         values: &mut [Value],
         hints: &fuzz_core::hints::Hints,
         mutator: &mut Mutator,
         cap: usize,
         slice: &Slice,
     ) {
-        if let Some(custom) = &exec.custom {
-            if self.mutate_custom(custom, values, mutator.rng_mut(), cap, slice) {
+        if exec.custom.is_some() && !values.is_empty() {
+            let rng = mutator.rng_mut();
+            let seed = rng.uint32();
+            let mutated = exec.guard_mutation(values, seed, |custom, values| {
+                self.mutate_custom(custom, values, seed, rng, cap, slice)
+            });
+            if mutated == Some(true) {
                 return;
             }
         }
@@ -364,12 +369,14 @@ impl Fuzzer {
         }
     }
 
-    /// A mutation by the target's own mutators; false when it has none for
-    /// this input (or they declined), and Go's and ours then mutate.
+    /// A mutation by the target's own mutators, seeded with `seed`; false
+    /// when it has none for this input (or they declined), and Go's and
+    /// ours then mutate.
     fn mutate_custom(
         &self,
         custom: &Custom,
         values: &mut [Value],
+        seed: u32,
         rng: &mut Rng,
         cap: usize,
         slice: &Slice,
@@ -377,7 +384,6 @@ impl Fuzzer {
         if values.is_empty() {
             return false;
         }
-        let seed = rng.uint32();
         if let [Value::Bytes(data)] = values {
             // libFuzzer's entry: a cross-over one time in four, when the
             // target has one (and splicing is on), else its mutator.
@@ -545,7 +551,7 @@ mod tests {
             data: vec![b'a'; 100],
         }];
         let s = slice(100, 4096);
-        assert!(f.mutate_custom(&custom, &mut values, &mut Rng::new(1), FIRST_CAP, &s));
+        assert!(f.mutate_custom(&custom, &mut values, 1, &mut Rng::new(1), FIRST_CAP, &s));
         let Value::Custom { data, .. } = &values[0] else {
             panic!("{values:?}")
         };
@@ -554,7 +560,7 @@ mod tests {
             name: "tree".into(),
             data: vec![b'a'; 5000],
         }];
-        assert!(f.mutate_custom(&custom, &mut long, &mut Rng::new(1), FIRST_CAP, &s));
+        assert!(f.mutate_custom(&custom, &mut long, 1, &mut Rng::new(1), FIRST_CAP, &s));
         let Value::Custom { data, .. } = &long[0] else {
             panic!("{long:?}")
         };

@@ -58,17 +58,22 @@ impl Executor {
         }
     }
 
-    /// Executes one entry; `self.features` then holds its coverage.
-    pub fn exec(&mut self, values: &[Value]) -> i32 {
-        // A libFuzzer entry takes the bytes as they are: no packing copy.
-        let input: &[u8] = match self.kind {
+    /// The input the target takes for `values`.
+    fn input<'a>(kind: &Kind, buf: &'a mut Vec<u8>, values: &'a [Value]) -> &'a [u8] {
+        match kind {
+            // A libFuzzer entry takes the bytes as they are: no packing copy.
             Kind::LibFuzzer => values.first().and_then(Value::as_bytes).unwrap_or_default(),
             Kind::Typed => {
-                self.buf.clear();
-                pack_into(values, &mut self.buf);
-                &self.buf
+                buf.clear();
+                pack_into(values, buf);
+                buf
             }
-        };
+        }
+    }
+
+    /// Executes one entry; `self.features` then holds its coverage.
+    pub fn exec(&mut self, values: &[Value]) -> i32 {
+        let input = Self::input(&self.kind, &mut self.buf, values);
         self.shm.begin(input);
         self.features.clear();
         sancov::set_tracing(true);
@@ -78,6 +83,25 @@ impl Executor {
         self.shm.end();
         self.map.collect(&mut self.features);
         ret
+    }
+
+    /// Calls `mutate` (a call of the target's own custom mutators on
+    /// `values`, seeded with `seed`) as the coordinator times and blames
+    /// an execution: shared memory holds the input being mutated and the
+    /// seed, so that a mutator that crashes or hangs is reported as such,
+    /// with what reproduces it.
+    pub fn guard_mutation<R>(
+        &mut self,
+        values: &mut [Value],
+        seed: u32,
+        mutate: impl FnOnce(&crate::custom::Custom, &mut [Value]) -> R,
+    ) -> Option<R> {
+        let custom = self.custom.as_ref()?;
+        let input = Self::input(&self.kind, &mut self.buf, values);
+        self.shm.begin_mutation(input, seed);
+        let r = mutate(custom, values);
+        self.shm.end_mutation();
+        Some(r)
     }
 
     /// Coverage counters read per execution.

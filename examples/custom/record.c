@@ -19,6 +19,11 @@
  * Built with -DFIXED: no abort. With -DNO_CUSTOM_MUTATOR: the same target
  * without its mutator (libcustom_record_nomutator.so), whose bug the
  * default mutators, comparison feedback included, do not reach.
+ * With -DFIXED -DMUTATOR_BUG=1 (libcustom_record_mutator_crash.so) the
+ * mutator itself crashes, and with -DMUTATOR_BUG=2
+ * (libcustom_record_mutator_hang.so) it never returns, on the calls whose
+ * seed is a multiple of 64: fuzz-run must blame the mutator call, with its
+ * seed and the input it was mutating, not the input executed before.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +52,16 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
                                unsigned int seed) {
     size_t payload = record_valid(data, size) ? size - 4 : 0;
     (void)seed; /* LLVMFuzzerMutate is seeded from it */
+#ifdef MUTATOR_BUG
+    if (seed % 64 == 0) {
+#if MUTATOR_BUG == 1
+        *(volatile int *)0 = 0;
+#else
+        for (volatile unsigned spin = 0;; spin++) {
+        }
+#endif
+    }
+#endif
     if (max_size < 4)
         return 0;
     payload = LLVMFuzzerMutate(data, payload, max_size - 4);

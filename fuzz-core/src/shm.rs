@@ -7,18 +7,27 @@
 //! moving for longer than the timeout, the worker is hung on that input.
 //! The file lives in a private temporary directory the coordinator owns.
 //!
-//! Layout (native endianness): magic "FUZZSHM1", execs u64, input length
-//! u64, capacity u64, finished executions u64, then the input bytes. An
-//! execution is running while the two counts differ, so only a running
-//! execution can be judged hung.
+//! The same holds for a call of the target's own custom mutator, which
+//! runs target code too: the worker stores the input it is mutating and
+//! the call's seed, marked as a mutation, so that a mutator that crashes
+//! or hangs is reported as the mutator's fault, with the input and seed
+//! that reproduce it, not blamed on the input executed before.
+//!
+//! Layout (native endianness): magic "FUZZSHM2", execs u64, input length
+//! u64, capacity u64, finished executions u64, mutation u64 (0, or 1 << 32
+//! | the seed while a custom mutator runs), then the input bytes. An
+//! execution (or mutation) is running while the two counts differ, so only
+//! a running one can be judged hung.
 
 use crate::error::{Error, Result};
 use memmap2::MmapMut;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-const MAGIC: &[u8; 8] = b"FUZZSHM1";
-const HEADER: usize = 40;
+const MAGIC: &[u8; 8] = b"FUZZSHM2";
+const HEADER: usize = 48;
+/// The mutation word's mark that a custom mutator is running.
+const MUTATING: u64 = 1 << 32;
 
 /// A mapped shared-memory file.
 pub struct Shm {
@@ -94,6 +103,27 @@ impl Shm {
         self.word(32).store(begun, Ordering::Release);
     }
 
+    /// Stores the input a custom mutator is about to mutate, with the
+    /// call's seed, and counts the call as an execution, so that the
+    /// coordinator times it as one; [`Shm::end_mutation`] ends it.
+    pub fn begin_mutation(&mut self, input: &[u8], seed: u32) {
+        self.word(40)
+            .store(MUTATING | u64::from(seed), Ordering::Release);
+        self.begin(input);
+    }
+
+    /// Marks the mutation begun by [`Shm::begin_mutation`] as finished.
+    pub fn end_mutation(&mut self) {
+        self.end();
+        self.word(40).store(0, Ordering::Release);
+    }
+
+    /// The seed of the custom mutator call under way, if one is.
+    pub fn mutation(&self) -> Option<u32> {
+        let w = self.word(40).load(Ordering::Acquire);
+        (w & MUTATING != 0).then_some(w as u32)
+    }
+
     /// True while an execution is running (begun, not finished).
     pub fn executing(&self) -> bool {
         self.word(8).load(Ordering::Acquire) != self.word(32).load(Ordering::Acquire)
@@ -125,6 +155,17 @@ mod tests {
         worker.begin(&[7u8; 40]);
         assert_eq!(coord.input(), vec![7u8; 16]);
         assert_eq!(coord.execs(), 2);
+        assert_eq!(coord.mutation(), None);
+        worker.end();
+        worker.begin_mutation(b"parent", 0xdead_beef);
+        assert!(coord.executing());
+        assert_eq!(coord.mutation(), Some(0xdead_beef));
+        assert_eq!(coord.input(), b"parent");
+        worker.end_mutation();
+        assert!(!coord.executing());
+        assert_eq!(coord.mutation(), None);
+        worker.begin_mutation(b"", 0);
+        assert_eq!(coord.mutation(), Some(0));
         std::fs::write(dir.path().join("bad"), b"not shm at all, no").unwrap();
         assert!(Shm::open(&dir.path().join("bad")).is_err());
     }

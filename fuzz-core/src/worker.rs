@@ -45,6 +45,9 @@ pub struct Death {
     pub report: String,
     /// The input it was executing, from shared memory.
     pub input: Vec<u8>,
+    /// The seed of the target's custom mutator call it died in, if it
+    /// died in one (`input` is then the input being mutated).
+    pub mutation: Option<u32>,
 }
 
 pub struct Worker {
@@ -226,6 +229,7 @@ impl Worker {
         let status = self.child.wait().ok();
         let report = self.report();
         let input = self.shm.input();
+        let mutation = self.shm.mutation();
         let kind = match self.killed {
             // A crash whose handler then blocked (in malloc, say) is still
             // the crash its header names.
@@ -240,6 +244,7 @@ impl Worker {
             kind,
             report,
             input,
+            mutation,
         }
     }
 
@@ -390,6 +395,7 @@ impl Session {
                 kind: "cannot start a worker".into(),
                 report: e,
                 input: Vec::new(),
+                mutation: None,
             })?;
         }
         let limit = if self.fresh {

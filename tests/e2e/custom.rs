@@ -16,10 +16,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// What examples/build.sh builds from examples/custom/.
-const LIBRARIES: [&str; 7] = [
+const LIBRARIES: [&str; 9] = [
     "libcustom_record.so",
     "libcustom_record_fixed.so",
     "libcustom_record_nomutator.so",
+    "libcustom_record_mutator_crash.so",
+    "libcustom_record_mutator_hang.so",
     "libcustom_config.so",
     "libcustom_config_fixed.so",
     "librust_custom.so",
@@ -367,6 +369,62 @@ fn the_custom_mutator_finds_the_checksummed_bug() {
         payload.starts_with(b"CRC!"),
         "{:?}",
         payload.escape_ascii().to_string()
+    );
+}
+
+/// A run on a target whose custom mutator crashes or hangs on the calls
+/// whose seed is a multiple of 64 (the target itself passes every input):
+/// the failure must blame the mutator call, name its seed, and record the
+/// input it was mutating, which replays without failing.
+#[track_caller]
+fn blames_the_mutator(name: &str, extra: &[&str], needle: &str) {
+    let w = Work::new();
+    let started = Instant::now();
+    let mut args = vec!["-fuzz", name, "-fuzztime", "60s", "-parallel", "1"];
+    args.extend_from_slice(extra);
+    let r = w.fuzz(&lib(&format!("lib{name}.so")), &args);
+    let crasher = one_bytes(&found_one(&w, name, &r, started, needle));
+    let out = r.out();
+    let seed: u32 = out
+        .split("with seed ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no seed named in:\n{out}"));
+    // The seed of the very call that failed, not of an earlier one.
+    assert_eq!(seed % 64, 0, "{out}");
+    assert!(out.contains("the bug is in the mutator"), "{out}");
+    // Not minimized: it is the input the mutator was given, which the
+    // mutator's own records are made from (or a seed).
+    assert!(
+        unseal(&crasher).is_some() || crasher.len() < 4,
+        "{:?}",
+        crasher.escape_ascii().to_string()
+    );
+    // Replaying it runs the target alone, which passes.
+    let replay = run_in(
+        w.path(),
+        "fuzz-run",
+        &["-run", name, &lib(&format!("lib{name}.so"))],
+    );
+    assert_eq!(replay.code, 0, "{}\n{}", replay.out(), replay.stderr);
+}
+
+#[test]
+fn a_crashing_custom_mutator_is_blamed_with_its_seed() {
+    blames_the_mutator(
+        "custom_record_mutator_crash",
+        &[],
+        "the target's custom mutator crashed: SIGSEGV",
+    );
+}
+
+#[test]
+fn a_hanging_custom_mutator_is_caught_by_the_timeout() {
+    blames_the_mutator(
+        "custom_record_mutator_hang",
+        &["-timeout", "1s"],
+        "the target's custom mutator hung: a call ran longer than 1s (-timeout)",
     );
 }
 
