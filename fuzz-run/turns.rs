@@ -89,10 +89,15 @@ impl Schedule {
 
     /// Records that `target`'s turn took `used`, and whether the target is
     /// now `finished`. True when its time is up although it did not finish
-    /// (a turn ran over, its baseline say): the caller finishes it.
+    /// (a turn ran over, its baseline say): the caller finishes it. Time a
+    /// turn took beyond what its target had left (a crash minimized under
+    /// -keepfuzzing, a long baseline) is taken from the other targets, in
+    /// equal parts, so that the run still takes -fuzztime.
     pub fn spent(&mut self, target: usize, used: Duration, finished: bool) -> bool {
         if let Some(left) = self.left[target].as_mut() {
+            let over = used.saturating_sub(*left);
             *left = left.saturating_sub(used);
+            self.charge_others(target, over);
         }
         if finished {
             self.finish(target);
@@ -103,6 +108,23 @@ impl Schedule {
             return true;
         }
         false
+    }
+
+    /// Takes `debt` from the time the targets other than `target` have
+    /// left, in equal parts (none goes below zero).
+    fn charge_others(&mut self, target: usize, debt: Duration) {
+        let others: Vec<usize> = (0..self.active.len())
+            .filter(|&t| t != target && self.active[t] && self.left[t].is_some())
+            .collect();
+        if debt.is_zero() || others.is_empty() {
+            return;
+        }
+        let part = debt / others.len() as u32;
+        for t in others {
+            if let Some(left) = self.left[t].as_mut() {
+                *left = left.saturating_sub(part);
+            }
+        }
     }
 
     /// Takes `target` out of the turns; the time it has left goes to the
@@ -194,8 +216,19 @@ mod tests {
         assert!(!t.last);
         assert!(s.spent(0, secs(25), false), "its 20 s are spent");
         assert!(!s.active[0]);
-        assert_eq!(s.next_turn().unwrap().target, 1);
-        assert_eq!(s.next_turn().unwrap().target, 1);
+        // The 5 s it ran over come out of the other's time: the run still
+        // takes 40 s.
+        assert_eq!(s.left[1], Some(secs(15)));
+        let t = s.next_turn().unwrap();
+        assert_eq!((t.target, t.length, t.last), (1, Some(secs(10)), false));
+        s.spent(1, secs(10), false);
+        let t = s.next_turn().unwrap();
+        assert_eq!((t.target, t.length, t.last), (1, Some(secs(5)), true));
+        // Three targets: an overrun is shared by the two others.
+        let mut s = Schedule::new(3, Some(Limit::Time(secs(30))), false);
+        s.next_turn();
+        assert!(s.spent(0, secs(16), false));
+        assert_eq!(s.left, [Some(secs(0)), Some(secs(7)), Some(secs(7))]);
     }
 
     #[test]
