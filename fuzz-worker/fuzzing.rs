@@ -80,6 +80,56 @@ const AUTO_DICT_MAX: usize = 1024;
 /// not below this.
 const FIRST_CAP: usize = 4;
 
+/// When a slice looks at the time: every [`Clock::MAX_STRIDE`] executions
+/// on fast targets (reading the clock costs about as much as a trivial
+/// target's execution), and more often on slow ones, so that a slice ends
+/// within about [`Clock::PERIOD`] of its deadline (every execution, on a
+/// target slower than that).
+struct Clock {
+    /// When the time was last looked at, after how many executions, and
+    /// after how many it is looked at next.
+    now: Instant,
+    then: u64,
+    next: u64,
+    /// Every MAX_STRIDE executions, whatever their pace: a slice without a
+    /// deadline (under -seed) must do the same work however fast it runs.
+    fixed: bool,
+}
+
+impl Clock {
+    const MAX_STRIDE: u64 = 64;
+    const PERIOD: Duration = Duration::from_millis(2);
+
+    fn new(fixed: bool) -> Clock {
+        Clock {
+            now: Instant::now(),
+            then: 0,
+            next: 0,
+            fixed,
+        }
+    }
+
+    /// True when the time should be looked at after `execs` executions;
+    /// `self.now` is then the time.
+    fn due(&mut self, execs: u64) -> bool {
+        if execs < self.next {
+            return false;
+        }
+        if self.fixed {
+            self.next = execs + Self::MAX_STRIDE;
+            return true;
+        }
+        let now = Instant::now();
+        let took = (now - self.now).as_nanos().max(1);
+        // The executions that fit in PERIOD at the pace of the last ones.
+        let fit = Self::PERIOD.as_nanos() * u128::from(execs - self.then) / took;
+        self.next = execs + (fit as u64).clamp(1, Self::MAX_STRIDE);
+        self.then = execs;
+        self.now = now;
+        true
+    }
+}
+
 /// A worker's fuzzing state, kept from slice to slice.
 pub struct Fuzzer {
     known: Known,
@@ -186,12 +236,13 @@ impl Fuzzer {
         let mut cap = slice.max_len;
         let mut hints = fuzz_core::hints::Hints::default();
         let mut execs: u64 = 0;
+        let mut clock = Clock::new(slice.deadline.is_none());
         loop {
             if slice.max_execs.is_some_and(|m| execs >= m) {
                 return (execs, None);
             }
-            if execs % 64 == 0 {
-                if slice.deadline.is_some_and(|d| Instant::now() >= d) {
+            if clock.due(execs) {
+                if slice.deadline.is_some_and(|d| clock.now >= d) {
                     return (execs, None);
                 }
                 if search.entropic {
@@ -485,6 +536,30 @@ mod tests {
                 auto_dict: true,
             },
         }
+    }
+
+    #[test]
+    fn the_clock_is_read_every_execution_only_on_slow_targets() {
+        // Fast executions: the time is looked at once in MAX_STRIDE.
+        let mut c = Clock::new(false);
+        let looks = (0..10_000).filter(|&n| c.due(n)).count();
+        assert!(looks < 10_000 / 32, "{looks} looks at the time");
+        // Without a deadline, every MAX_STRIDE executions, as a seeded run
+        // needs: its schedule is weighed again after the same executions.
+        let mut c = Clock::new(true);
+        let looks: Vec<u64> = (0..200).filter(|&n| c.due(n)).collect();
+        assert_eq!(looks, [0, 64, 128, 192]);
+        // Executions slower than PERIOD: after every one of them, so that a
+        // slice ends one execution after its deadline at most.
+        let mut c = Clock::new(false);
+        let mut looks = 0;
+        for n in 0..5 {
+            if c.due(n) {
+                looks += 1;
+            }
+            std::thread::sleep(Clock::PERIOD + Duration::from_millis(1));
+        }
+        assert_eq!(looks, 5);
     }
 
     #[test]
