@@ -151,6 +151,9 @@ pub struct Fuzzer {
     in_auto_dict: std::collections::HashSet<Vec<u8>>,
     chain_words: Vec<Vec<u8>>,
     chain_n: usize,
+    /// Whether the words `LLVMFuzzerMutate` writes (`-dict` and the
+    /// automatic dictionary) must be handed to it again.
+    words_stale: bool,
     /// Whether an entry has been timed in this process: the first timed
     /// entry runs once untimed before, so that it is not charged for the
     /// target's lazy initialisation (a replaced worker, or a later turn's,
@@ -174,6 +177,7 @@ impl Fuzzer {
             in_auto_dict: std::collections::HashSet::new(),
             chain_words: vec![Vec::new(); CHAIN as usize],
             chain_n: 0,
+            words_stale: true,
             warm: false,
         }
     }
@@ -378,6 +382,10 @@ impl Fuzzer {
         slice: &Slice,
     ) {
         if exec.custom.is_some() && !values.is_empty() {
+            if self.words_stale {
+                crate::mutate::set_words(exec.dict.iter().chain(&self.auto_dict));
+                self.words_stale = false;
+            }
             let rng = mutator.rng_mut();
             let seed = rng.uint32();
             let mutated = exec.guard_mutation(values, seed, |custom, values| {
@@ -475,6 +483,7 @@ impl Fuzzer {
                 continue;
             }
             self.in_auto_dict.insert(word.clone());
+            self.words_stale = true;
             if self.auto_dict.len() < AUTO_DICT_MAX {
                 self.auto_dict.push(word.clone());
             } else {

@@ -1,6 +1,8 @@
 //! `LLVMFuzzerMutate`, the default mutator that custom mutators call: small
-//! byte-level changes, and comparison operands the target was seen to
-//! compare against, inserted or written over the input.
+//! byte-level changes, comparison operands the target was seen to compare
+//! against, and dictionary words (`-dict` and the automatic dictionary,
+//! which the fuzzing loop hands over with [`set_words`]), inserted or
+//! written over the input.
 //!
 //! Its generator is seeded: `custom.rs` calls [`reseed`] with the seed it
 //! passes a custom mutator right before calling it, so a custom mutator
@@ -10,13 +12,23 @@
 //! shifts another's sequence.
 
 use crate::sancov;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// The state before any [`reseed`].
 const INITIAL: u64 = 0x853c_49e6_748f_ea9b;
 
 thread_local! {
     static STATE: Cell<u64> = const { Cell::new(INITIAL) };
+    static WORDS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Sets the dictionary words this thread's `LLVMFuzzerMutate` writes.
+pub fn set_words<'a>(words: impl Iterator<Item = &'a Vec<u8>>) {
+    WORDS.with(|w| {
+        let mut w = w.borrow_mut();
+        w.clear();
+        w.extend(words.cloned());
+    });
 }
 
 /// Restarts this thread's `LLVMFuzzerMutate` sequence from `seed`.
@@ -75,7 +87,7 @@ struct Tables {
 fn apply(buf: &mut [u8], size: &mut usize, tables: &mut Tables) -> bool {
     let max = buf.len();
     let n = *size;
-    match below(8) {
+    match below(9) {
         0 if n > 0 => {
             let i = below(n);
             buf[i] ^= 1 << below(8);
@@ -134,7 +146,32 @@ fn apply(buf: &mut [u8], size: &mut usize, tables: &mut Tables) -> bool {
             buf[at..at + len].copy_from_slice(&v.to_le_bytes()[..len]);
             *size = n.max(at + len);
         }
+        8 => return WORDS.with(|w| place_word(buf, size, &w.borrow())),
         _ => return false,
+    }
+    true
+}
+
+/// A dictionary word inserted into `buf[..size]` (when it fits) or written
+/// over it; false when there is no word, or none fits.
+fn place_word(buf: &mut [u8], size: &mut usize, words: &[Vec<u8>]) -> bool {
+    let (max, n) = (buf.len(), *size);
+    let Some(word) = words.get(below(words.len().max(1))) else {
+        return false;
+    };
+    let len = word.len();
+    if len == 0 || len > max {
+        return false;
+    }
+    if n + len <= max && below(2) == 0 {
+        let at = below(n + 1);
+        buf.copy_within(at..n, at + len);
+        buf[at..at + len].copy_from_slice(word);
+        *size = n + len;
+    } else {
+        let at = below(n.min(max - len) + 1);
+        buf[at..at + len].copy_from_slice(word);
+        *size = n.max(at + len);
     }
     true
 }
@@ -213,6 +250,38 @@ mod tests {
             buf[..n].to_vec()
         };
         assert_eq!(chain(42), chain(42));
+    }
+
+    #[test]
+    fn dictionary_words_are_inserted_and_written_over() {
+        let word = b"<WORD>".to_vec();
+        set_words([word.clone()].iter());
+        let (mut inserted, mut written) = (0, 0);
+        for seed in 0..2000 {
+            let out = seeded(seed, b"0123456789", 24);
+            let Some(at) = out.windows(word.len()).position(|w| w == word) else {
+                continue;
+            };
+            // The bytes around the word: all of the input (inserted), or
+            // fewer (written over part of it).
+            let rest: Vec<u8> = [&out[..at], &out[at + word.len()..]].concat();
+            if rest == b"0123456789" {
+                inserted += 1;
+            } else {
+                written += 1;
+            }
+        }
+        set_words(std::iter::empty());
+        assert!(
+            inserted > 20 && written > 20,
+            "{inserted} inserted, {written} written over"
+        );
+        // Without words, the draw that would place one is drawn again.
+        for seed in 0..200 {
+            assert!(!seeded(seed, b"0123456789", 24)
+                .windows(6)
+                .any(|w| w == word));
+        }
     }
 
     #[test]
