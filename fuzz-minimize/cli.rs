@@ -38,6 +38,10 @@ pub struct Cli {
     /// Time one execution may run before it counts as a hang.
     #[arg(long = "timeout", value_name = "D", default_value = "10s", value_parser = fuzz_core::duration::parse)]
     pub timeout: std::time::Duration,
+    /// Resident memory (MiB) one execution may reach before it counts as
+    /// out of memory.
+    #[arg(long = "rss_limit_mb", value_name = "MB", default_value_t = 2048)]
+    pub rss_limit_mb: u64,
 }
 
 pub const MAN: crate::man::Extra = crate::man::Extra {

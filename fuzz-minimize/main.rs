@@ -110,6 +110,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             id: 1,
             entry: entry.clone(),
             timeout_ms,
+            rss_limit_mb: cli.rss_limit_mb,
         })
         .map_err(CliError::misuse)?;
     let checked = match answer(&rx, &mut worker)? {
@@ -165,6 +166,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             max_execs,
             millis,
             timeout_ms,
+            rss_limit_mb: cli.rss_limit_mb,
         })
         .map_err(CliError::misuse)?;
     let start = Instant::now();

@@ -1019,6 +1019,7 @@ impl Coordinator<'_> {
                                         Some(millis.unwrap_or(u64::MAX).min(COVERAGE_MINIMIZE_MS))
                                     },
                                     timeout_ms: self.cli.timeout.as_millis() as u64,
+                                    rss_limit_mb: self.cli.rss_limit_mb,
                                 },
                             );
                             Ok(false)
@@ -1120,6 +1121,7 @@ impl Coordinator<'_> {
                 max_execs,
                 millis,
                 timeout_ms,
+                rss_limit_mb: self.cli.rss_limit_mb,
             },
         );
     }

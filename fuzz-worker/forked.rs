@@ -19,9 +19,19 @@ const OK: i32 = 120;
 const REJECTED: i32 = 121;
 const FAILED: i32 = 122;
 
+/// What a child may take: time, and resident memory (checked while it
+/// runs, every [`RSS_EVERY`] it goes without a word).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub timeout: Duration,
+    pub rss_limit_mb: u64,
+}
+
+const RSS_EVERY: Duration = Duration::from_millis(50);
+
 /// Runs `values` once in a child; `module` is the target library's file
 /// name (for the crash site).
-pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &str) -> Checked {
+pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str) -> Checked {
     // SAFETY: fork with no other thread running; the child only executes
     // the target and leaves with _exit; fds are plain pipes and a memfd.
     unsafe {
@@ -62,11 +72,12 @@ pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &
         }
         libc::close(fds[1]);
         let mut timed_out = false;
+        let mut blown: Option<u64> = None;
         let mut sent: Vec<u8> = Vec::new();
         if pid > 0 {
             // Read what the child sends until it is gone (EOF), within the
-            // timeout.
-            let deadline = std::time::Instant::now() + timeout;
+            // timeout and the memory limit.
+            let deadline = std::time::Instant::now() + limits.timeout;
             loop {
                 let left = deadline.saturating_duration_since(std::time::Instant::now());
                 if left.is_zero() {
@@ -79,8 +90,14 @@ pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &
                     events: libc::POLLIN,
                     revents: 0,
                 };
-                let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+                let ms = left.min(RSS_EVERY).as_millis().clamp(1, i32::MAX as u128) as i32;
                 if libc::poll(&mut pfd, 1, ms) <= 0 {
+                    let rss = crate::supervise::rss_mb(pid).unwrap_or(0);
+                    if rss > limits.rss_limit_mb {
+                        blown = Some(rss);
+                        libc::kill(pid, libc::SIGKILL);
+                        break;
+                    }
                     continue;
                 }
                 let mut chunk = [0u8; 65536];
@@ -105,6 +122,14 @@ pub fn check(exec: &mut Executor, values: &[Value], timeout: Duration, module: &
             return Checked::Died {
                 kind: "cannot fork".into(),
                 site: String::new(),
+                report,
+            };
+        }
+        if let Some(rss) = blown {
+            let kind = format!("out of memory ({rss} MiB resident)");
+            return Checked::Died {
+                site: crash::site(&kind, &report, module),
+                kind,
                 report,
             };
         }

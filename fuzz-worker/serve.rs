@@ -10,6 +10,7 @@
 //! only then is anything written to the pipe.
 
 use crate::coverage::{CounterMap, Feature};
+use crate::forked::Limits;
 use crate::fuzzing::{text_of, Fuzzer, Slice};
 use crate::library::{Kind, TargetFn};
 use crate::sancov;
@@ -266,16 +267,16 @@ pub fn serve(
                 id,
                 entry,
                 timeout_ms,
+                rss_limit_mb,
             } => match decode(&entry) {
                 Err(message) => Response::Error { id, message },
                 Ok(values) => {
                     let module = exec.module.clone();
-                    let outcome = crate::forked::check(
-                        &mut exec,
-                        &values,
-                        Duration::from_millis(timeout_ms),
-                        &module,
-                    );
+                    let limits = Limits {
+                        timeout: Duration::from_millis(timeout_ms),
+                        rss_limit_mb,
+                    };
+                    let outcome = crate::forked::check(&mut exec, &values, limits, &module);
                     Response::Checked { id, outcome }
                 }
             },
@@ -286,6 +287,7 @@ pub fn serve(
                 max_execs,
                 millis,
                 timeout_ms,
+                rss_limit_mb,
             } => match decode(&entry) {
                 Err(message) => Response::Error { id, message },
                 Ok(values) => {
@@ -293,9 +295,12 @@ pub fn serve(
                         deadline: millis.map(|m| Instant::now() + Duration::from_millis(m)),
                         max_execs,
                     };
-                    let timeout = Duration::from_millis(timeout_ms);
+                    let limits = Limits {
+                        timeout: Duration::from_millis(timeout_ms),
+                        rss_limit_mb,
+                    };
                     let (best, execs) =
-                        shrink(&mut exec, id, &values, &keep, &budget, timeout, &mut send);
+                        shrink(&mut exec, id, &values, &keep, &budget, limits, &mut send);
                     Response::Minimized {
                         id,
                         entry: text_of(&best),
@@ -322,7 +327,7 @@ fn shrink(
     values: &[Value],
     keep: &Keep,
     budget: &Budget,
-    timeout: Duration,
+    limits: Limits,
     send: &mut dyn FnMut(&Response) -> Result<(), String>,
 ) -> (Vec<Value>, u64) {
     let mut wanted: Vec<u32> = match keep {
@@ -337,7 +342,7 @@ fn shrink(
         execs += 1;
         let kept = match keep {
             Keep::Failure { site } => {
-                let outcome = crate::forked::check(exec, candidate, timeout, &module);
+                let outcome = crate::forked::check(exec, candidate, limits, &module);
                 match (outcome.failure_site(), site) {
                     (None, _) => false,
                     (Some(_), None) => true,
@@ -345,7 +350,7 @@ fn shrink(
                 }
             }
             Keep::Coverage { isolate: true, .. } => {
-                match crate::forked::check(exec, candidate, timeout, &module) {
+                match crate::forked::check(exec, candidate, limits, &module) {
                     fuzz_core::protocol::Checked::Ok { mut features } => {
                         features.sort_unstable();
                         wanted.iter().all(|f| features.binary_search(f).is_ok())

@@ -421,7 +421,7 @@ impl Child {
 }
 
 /// Resident memory of a process in MiB, from /proc.
-fn rss_mb(pid: libc::pid_t) -> Option<u64> {
+pub(crate) fn rss_mb(pid: libc::pid_t) -> Option<u64> {
     let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     // SAFETY: sysconf is always safe to call.

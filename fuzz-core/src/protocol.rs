@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a message changes shape; a worker of another version is
 /// refused at the handshake.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// What the coordinator asks of a worker.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -42,7 +42,7 @@ pub enum Request {
     },
     /// Shrink `entry` while it keeps `keep`. Failure candidates run in
     /// forked children, so a crash costs a fork, not the worker;
-    /// `timeout_ms` bounds each of them.
+    /// `timeout_ms` and `rss_limit_mb` bound each of them.
     Minimize {
         id: u64,
         entry: String,
@@ -50,13 +50,16 @@ pub enum Request {
         max_execs: Option<u64>,
         millis: Option<u64>,
         timeout_ms: u64,
+        rss_limit_mb: u64,
     },
-    /// Execute `entry` once in a forked child and say how it ended, with
-    /// its crash site: does it fail, and where?
+    /// Execute `entry` once in a forked child (within `timeout_ms` and
+    /// `rss_limit_mb`) and say how it ended, with its crash site: does it
+    /// fail, and where?
     Check {
         id: u64,
         entry: String,
         timeout_ms: u64,
+        rss_limit_mb: u64,
     },
     /// Exit.
     Stop,

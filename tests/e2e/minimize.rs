@@ -268,6 +268,42 @@ fn same_never_trades_one_bug_for_another() {
     assert!(w.out().starts_with("same: crashed: SIGSEGV"), "{}", w.out());
 }
 
+#[test]
+fn a_candidate_over_the_memory_limit_is_out_of_memory() {
+    // FuzzOOM allocates 64 MiB blocks on "oom" and, left alone, fails with
+    // a message of its own after 4 GiB: each candidate runs in a forked
+    // child, which -rss_limit_mb must stop as the worker itself would be.
+    let dir = tempdir();
+    let d = dir.path();
+    let lib = example_lib("libmisbehave.so");
+    put(d, "oom", b"oom");
+    let args = [
+        lib.as_str(),
+        "oom",
+        "-raw",
+        "-target",
+        "FuzzOOM",
+        "-rss_limit_mb",
+        "300",
+        "-o",
+        "small",
+    ];
+    let r = minimize(d, &args).expect(0);
+    assert!(
+        r.stderr
+            .contains("fuzz-minimize: oom fails: out of memory ("),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("was not stopped"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(d.join("small")).unwrap(),
+        b"oom",
+        "{}",
+        r.stderr
+    );
+}
+
 // ---------------------------------------------------------------------------
 // -coverage.
 
