@@ -85,6 +85,27 @@ def main():
               " (2 runs at once make about 2)")
     print()
     cov_targets = [t for t in targets if t != "cmp"]
+    peers = [e for e in ("libfuzzer", "aflpp", "aflpp-cmplog") if e in engines]
+    if cov_targets and "fuzz-run" in engines and peers:
+        # The goal: fuzz-run's median at least the best peer's, per target.
+        print("fuzz-run against the best peer of each target (medians of the edges, ranges in brackets):")
+        print()
+        print("| target | fuzz-run | best peer | its edges | fuzz-run / best |")
+        print("|---|---:|---|---:|---:|")
+        for t in cov_targets:
+            ours = [num(r["edges"]) for r in by.get((t, "fuzz-run"), [])]
+            meds = {}
+            for e in peers:
+                got = [v for v in (num(r["edges"]) for r in by.get((t, e), [])) if v is not None]
+                if got:
+                    meds[e] = (statistics.median(got), got)
+            got_ours = [v for v in ours if v is not None]
+            if not meds or not got_ours:
+                continue
+            best = max(meds, key=lambda e: meds[e][0])
+            ratio = statistics.median(got_ours) / meds[best][0]
+            print(f"| {t} | {cell(ours)} | {best} | {cell(meds[best][1])} | {ratio:.3f} |")
+        print()
     if cov_targets:
         print("| target | engine | runs | edges | edges vs libFuzzer | execs/s | CPU | corpus files | notes |")
         print("|---|---|---:|---:|---:|---:|---:|---:|---|")
