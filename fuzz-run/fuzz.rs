@@ -28,6 +28,7 @@ use fuzz_cli::{CliError, Status};
 use fuzz_core::cache::{self, CacheEnv};
 use fuzz_core::duration::{format_secs, Limit};
 use fuzz_core::protocol::{Exec, Found, Keep, Request, Response};
+use fuzz_core::shm::{Mutation, MutatorCall};
 use fuzz_core::worker::{Event, Killed, Spawn, Worker};
 use fuzz_core::{codec, corpus, digest, fsutil, value, ArgType, Value};
 use serde_json::json;
@@ -891,7 +892,7 @@ impl Coordinator<'_> {
                 continue;
             };
             let execs = worker.shm.execs();
-            if execs != worker.seen_execs || !worker.shm.executing() {
+            if execs != worker.seen_execs || !worker.shm.running() {
                 // Progress, or no execution running (the worker is between
                 // executions, or its answer waits in our queue): not hung.
                 worker.seen_execs = execs;
@@ -1298,12 +1299,18 @@ impl Coordinator<'_> {
             }
             return Ok(stop);
         }
-        if let Some(seed) = death.mutation {
+        if let Some(m) = death.mutation {
             // It died in the target's own custom mutator: the input it was
             // mutating is recorded, but it is not a crasher of the target,
-            // so it is not minimized.
-            let headline = self.mutator_headline(&death.kind, seed);
-            let stop = self.failure(&entry, &headline, &death.report, &death.kind, None)?;
+            // so it is not minimized. As for any finding, one made while a
+            // failure is being minimized is dropped (unless -keepfuzzing).
+            if self.minimizing_failure() {
+                self.replace_worker(w)?;
+                return Ok(false);
+            }
+            let headline = self.mutator_headline(&death.kind, &m);
+            let kind = format!("custom mutator: {}", death.kind);
+            let stop = self.failure(&entry, &headline, &death.report, &kind, None)?;
             if !stop {
                 self.replace_worker(w)?;
             }
@@ -1382,25 +1389,51 @@ impl Coordinator<'_> {
         Ok(stop)
     }
 
-    /// What to say of a worker that died in a call of the target's custom
-    /// mutator (seeded with `seed`): the mutator's fault, and how to
-    /// reproduce it.
-    fn mutator_headline(&self, kind: &str, seed: u32) -> String {
+    /// What to say of a worker that died in a call `m` of the target's
+    /// custom mutators: the mutator's fault, and how to reproduce it.
+    fn mutator_headline(&self, kind: &str, m: &Mutation) -> String {
+        let call = match m.call {
+            MutatorCall::Mutator => format!(
+                "LLVMFuzzerCustomMutator (on the recorded input, max_size {}, seed {})",
+                m.max_size, m.seed
+            ),
+            MutatorCall::CrossOver => format!(
+                "LLVMFuzzerCustomCrossOver (of the recorded input and another corpus entry, max_out_size {}, seed {})",
+                m.max_size, m.seed
+            ),
+            MutatorCall::Value => {
+                let name = match self.target.args.get(usize::from(m.arg)) {
+                    Some(ArgType::Custom(name)) => format!("fuzz_mutate_{name}"),
+                    _ => "the custom value's mutator".to_string(),
+                };
+                format!(
+                    "{name} (on argument {} of the recorded input, max_size {}, seed {})",
+                    m.arg + 1,
+                    m.max_size,
+                    m.seed
+                )
+            }
+        };
+        if kind.starts_with("out of memory") {
+            // The memory may have been taken by the executions before.
+            return format!(
+                "fuzzing process ran {kind}, over -rss_limit_mb {}, in the target's custom mutator\n\
+                 It was in {call}; the target's executions before it may hold the memory.",
+                self.cli.rss_limit_mb
+            );
+        }
         let what = match kind {
             "timeout" => format!(
                 "hung: a call ran longer than {:?} (-timeout)",
                 self.cli.timeout
             ),
-            k if k.starts_with("out of memory") => {
-                format!("ran {k}, over -rss_limit_mb {}", self.cli.rss_limit_mb)
-            }
             k if k.starts_with("exit status") => format!("exited: {k}"),
             k => format!("crashed: {k}"),
         };
         format!(
             "the target's custom mutator {what}\n\
-             It was mutating the recorded input, with seed {seed}: the bug is in the mutator, \
-             not in the target (running the input does not call the mutator)."
+             It was in {call}: the bug is in the mutator, not in the target \
+             (running the input does not call the mutator)."
         )
     }
 

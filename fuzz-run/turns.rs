@@ -7,7 +7,10 @@
 //! - One target: one turn, the whole run, exactly Go's run.
 //! - `-fuzztime D`: the run takes D. Each of the k targets has D/k, spent
 //!   in turns of at most [`TURN`]; a target that finishes early (a
-//!   failure) leaves what it has left to the others.
+//!   failure) leaves what it has left to the others, and a turn that runs
+//!   over what its target had left (a crash minimized under -keepfuzzing,
+//!   a long baseline) is paid for by the others. (What the others cannot
+//!   pay, and an overrun of the last turn, still lengthen the run.)
 //! - `-fuzztime Nx`: N executions for each target (each does the work it
 //!   would do alone), in turns of at most [`TURN`]. Under -seed, one turn
 //!   per target, one after the other: each target's run is then its own

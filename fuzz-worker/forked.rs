@@ -19,8 +19,8 @@ const OK: i32 = 120;
 const REJECTED: i32 = 121;
 const FAILED: i32 = 122;
 
-/// What a child may take: time, and resident memory (checked while it
-/// runs, every [`RSS_EVERY`] it goes without a word).
+/// What a child may take: time, and resident memory (checked every
+/// [`RSS_EVERY`] while it runs).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub timeout: Duration,
@@ -78,6 +78,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
             // Read what the child sends until it is gone (EOF), within the
             // timeout and the memory limit.
             let deadline = std::time::Instant::now() + limits.timeout;
+            let mut last_rss = std::time::Instant::now();
             loop {
                 let left = deadline.saturating_duration_since(std::time::Instant::now());
                 if left.is_zero() {
@@ -91,13 +92,17 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
                     revents: 0,
                 };
                 let ms = left.min(RSS_EVERY).as_millis().clamp(1, i32::MAX as u128) as i32;
-                if libc::poll(&mut pfd, 1, ms) <= 0 {
+                let ready = libc::poll(&mut pfd, 1, ms) > 0;
+                if last_rss.elapsed() >= RSS_EVERY {
+                    last_rss = std::time::Instant::now();
                     let rss = crate::supervise::rss_mb(pid).unwrap_or(0);
                     if rss > limits.rss_limit_mb {
                         blown = Some(rss);
                         libc::kill(pid, libc::SIGKILL);
                         break;
                     }
+                }
+                if !ready {
                     continue;
                 }
                 let mut chunk = [0u8; 65536];

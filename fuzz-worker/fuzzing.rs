@@ -22,11 +22,12 @@
 use crate::coverage::Feature;
 use crate::custom::Custom;
 use crate::sancov;
-use crate::serve::{Executor, Verdict};
+use crate::serve::{Executor, Mark, Verdict};
 use fuzz_core::mutator::{Mutator, CHAIN};
 use fuzz_core::protocol::{Found, Search};
 use fuzz_core::rng::Rng;
 use fuzz_core::schedule::{self, Schedule};
+use fuzz_core::shm::MutatorCall;
 use fuzz_core::{codec, Value};
 use std::time::{Duration, Instant};
 
@@ -388,8 +389,8 @@ impl Fuzzer {
             }
             let rng = mutator.rng_mut();
             let seed = rng.uint32();
-            let mutated = exec.guard_mutation(values, seed, |custom, values| {
-                self.mutate_custom(custom, values, seed, rng, cap, slice)
+            let mutated = exec.guard_mutation(values, seed, |custom, values, mark| {
+                self.mutate_custom(custom, values, seed, mark, rng, cap, slice)
             });
             if mutated == Some(true) {
                 return;
@@ -428,14 +429,16 @@ impl Fuzzer {
         }
     }
 
-    /// A mutation by the target's own mutators, seeded with `seed`; false
-    /// when it has none for this input (or they declined), and Go's and
-    /// ours then mutate.
+    /// A mutation by the target's own mutators, seeded with `seed`, each
+    /// call marked first with `mark`; false when it has none for this input
+    /// (or they declined), and Go's and ours then mutate.
+    #[allow(clippy::too_many_arguments)]
     fn mutate_custom(
         &self,
         custom: &Custom,
         values: &mut [Value],
         seed: u32,
+        mark: &mut Mark,
         rng: &mut Rng,
         cap: usize,
         slice: &Slice,
@@ -453,21 +456,28 @@ impl Fuzzer {
             {
                 if let [Value::Bytes(other)] = self.pool[rng.intn(self.pool.len())].as_slice() {
                     let mut out = Vec::new();
+                    mark(MutatorCall::CrossOver, 0, cap);
                     if custom.cross_over(data, other, &mut out, cap, seed) {
                         *data = out;
                         return true;
                     }
                 }
             }
-            return custom.has_mutator() && custom.mutate(data, cap, seed);
+            if !custom.has_mutator() {
+                return false;
+            }
+            mark(MutatorCall::Mutator, 0, cap);
+            return custom.mutate(data, cap, seed);
         }
         // A typed target: the argument Go's mutator would pick, if it is
         // a custom value with a mutator of its own. Length control and
         // -max_len bound []byte and string arguments; a custom value's
         // mutator gets -max_len of room, or its value's own length.
-        match &mut values[rng.intn(values.len())] {
-            Value::Custom { name, data } => {
+        let arg = rng.intn(values.len());
+        match &mut values[arg] {
+            Value::Custom { name, data } if custom.has_value_mutator(name) => {
                 let room = slice.max_len.max(data.len());
+                mark(MutatorCall::Value, arg, room);
                 custom.mutate_value(name, data, room, seed)
             }
             _ => false,
@@ -635,7 +645,15 @@ mod tests {
             data: vec![b'a'; 100],
         }];
         let s = slice(100, 4096);
-        assert!(f.mutate_custom(&custom, &mut values, 1, &mut Rng::new(1), FIRST_CAP, &s));
+        assert!(f.mutate_custom(
+            &custom,
+            &mut values,
+            1,
+            &mut |_, _, _| {},
+            &mut Rng::new(1),
+            FIRST_CAP,
+            &s
+        ));
         let Value::Custom { data, .. } = &values[0] else {
             panic!("{values:?}")
         };
@@ -644,7 +662,15 @@ mod tests {
             name: "tree".into(),
             data: vec![b'a'; 5000],
         }];
-        assert!(f.mutate_custom(&custom, &mut long, 1, &mut Rng::new(1), FIRST_CAP, &s));
+        assert!(f.mutate_custom(
+            &custom,
+            &mut long,
+            1,
+            &mut |_, _, _| {},
+            &mut Rng::new(1),
+            FIRST_CAP,
+            &s
+        ));
         let Value::Custom { data, .. } = &long[0] else {
             panic!("{long:?}")
         };

@@ -16,7 +16,11 @@ use crate::library::{Kind, TargetFn};
 use crate::sancov;
 use fuzz_core::minimize::{self, Budget};
 use fuzz_core::protocol::{self, Exec, Keep, Request, Response};
-use fuzz_core::shm::Shm;
+use fuzz_core::shm::{Mutation, MutatorCall, Shm};
+
+/// Marks a custom mutator call as under way: which one, on which argument,
+/// with how much room (see [`Executor::guard_mutation`]).
+pub type Mark<'a> = dyn FnMut(MutatorCall, usize, usize) + 'a;
 use fuzz_core::{codec, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, RawFd};
@@ -86,21 +90,31 @@ impl Executor {
         ret
     }
 
-    /// Calls `mutate` (a call of the target's own custom mutators on
-    /// `values`, seeded with `seed`) as the coordinator times and blames
-    /// an execution: shared memory holds the input being mutated and the
-    /// seed, so that a mutator that crashes or hangs is reported as such,
-    /// with what reproduces it.
+    /// Runs `mutate`, which may call the target's own custom mutators on
+    /// `values`, seeded with `seed`, as the coordinator times and blames
+    /// an execution: shared memory holds the input being mutated, and
+    /// `mutate` marks each call it makes (`mark(call, arg, max_size)`), so
+    /// that a mutator that crashes or hangs is reported as such, with what
+    /// reproduces it. None when the target has no custom mutators.
     pub fn guard_mutation<R>(
         &mut self,
         values: &mut [Value],
         seed: u32,
-        mutate: impl FnOnce(&crate::custom::Custom, &mut [Value]) -> R,
+        mutate: impl FnOnce(&crate::custom::Custom, &mut [Value], &mut Mark) -> R,
     ) -> Option<R> {
         let custom = self.custom.as_ref()?;
         let input = Self::input(&self.kind, &mut self.buf, values);
-        self.shm.begin_mutation(input, seed);
-        let r = mutate(custom, values);
+        self.shm.stage(input);
+        let shm = &mut self.shm;
+        let mut mark = |call, arg: usize, max_size: usize| {
+            shm.begin_mutation(Mutation {
+                call,
+                arg: arg.min(u16::MAX as usize) as u16,
+                max_size: max_size as u64,
+                seed,
+            })
+        };
+        let r = mutate(custom, values, &mut mark);
         self.shm.end_mutation();
         Some(r)
     }

@@ -128,8 +128,15 @@ pub fn module_frames(report: &str, module: &str, n: usize) -> Vec<String> {
 
 /// The crash site: kind and the top three frames inside `module`.
 pub fn site(kind: &str, report: &str, module: &str) -> String {
+    // "out of memory (N MiB resident)": the figure differs from run to run.
+    let kind = match kind.find(OOM) {
+        Some(i) => &kind[..i + OOM.len()],
+        None => kind,
+    };
     format!("{kind} at {}", module_frames(report, module, 3).join(" "))
 }
+
+const OOM: &str = "out of memory";
 
 #[cfg(test)]
 mod tests {
@@ -142,6 +149,10 @@ mod tests {
         assert_eq!(
             site("SIGSEGV", REPORT, "libp.so"),
             "SIGSEGV at libp.so+0x1300 libp.so+0x1400"
+        );
+        assert_eq!(
+            site("out of memory (2100 MiB resident)", REPORT, "libp.so"),
+            site("out of memory (4000 MiB resident)", REPORT, "libp.so"),
         );
         assert_eq!(
             module_frames(REPORT, "libc.so.6", 3),

@@ -7,17 +7,19 @@
 //! moving for longer than the timeout, the worker is hung on that input.
 //! The file lives in a private temporary directory the coordinator owns.
 //!
-//! The same holds for a call of the target's own custom mutator, which
-//! runs target code too: the worker stores the input it is mutating and
-//! the call's seed, marked as a mutation, so that a mutator that crashes
-//! or hangs is reported as the mutator's fault, with the input and seed
-//! that reproduce it, not blamed on the input executed before.
+//! A call of the target's own custom mutator runs target code too: the
+//! worker stores the input it is about to mutate (without counting an
+//! execution) and marks the call, with what it calls, its seed and its
+//! room, so that a mutator that crashes or hangs is reported as the
+//! mutator's fault, with what reproduces it, not blamed on the input
+//! executed before. The coordinator times a marked call as it times an
+//! execution.
 //!
 //! Layout (native endianness): magic "FUZZSHM2", execs u64, input length
-//! u64, capacity u64, finished executions u64, mutation u64 (0, or 1 << 32
-//! | the seed while a custom mutator runs), then the input bytes. An
-//! execution (or mutation) is running while the two counts differ, so only
-//! a running one can be judged hung.
+//! u64, capacity u64, finished executions u64, mutation u64 (0, or a
+//! [`Mutation`] packed while a custom mutator runs), the mutation's room
+//! u64, then the input bytes. An execution is running while the two counts
+//! differ, so only a running one (or a marked mutation) can be judged hung.
 
 use crate::error::{Error, Result};
 use memmap2::MmapMut;
@@ -25,9 +27,58 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const MAGIC: &[u8; 8] = b"FUZZSHM2";
-const HEADER: usize = 48;
+const HEADER: usize = 56;
 /// The mutation word's mark that a custom mutator is running.
 const MUTATING: u64 = 1 << 32;
+
+/// Which of the target's custom mutators a call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MutatorCall {
+    /// `LLVMFuzzerCustomMutator`.
+    Mutator,
+    /// `LLVMFuzzerCustomCrossOver`, of the stored input with another entry.
+    CrossOver,
+    /// `fuzz_mutate_NAME`, on a typed target's custom argument.
+    Value,
+}
+
+/// A custom mutator call under way: which function, on which argument (of
+/// a typed target; 0 otherwise), with how much room, from which seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mutation {
+    pub call: MutatorCall,
+    pub arg: u16,
+    pub max_size: u64,
+    pub seed: u32,
+}
+
+impl Mutation {
+    fn pack(&self) -> u64 {
+        let call = match self.call {
+            MutatorCall::Mutator => 0u64,
+            MutatorCall::CrossOver => 1,
+            MutatorCall::Value => 2,
+        };
+        MUTATING | call << 33 | u64::from(self.arg) << 35 | u64::from(self.seed)
+    }
+
+    fn unpack(w: u64, max_size: u64) -> Option<Mutation> {
+        if w & MUTATING == 0 {
+            return None;
+        }
+        let call = match (w >> 33) & 3 {
+            0 => MutatorCall::Mutator,
+            1 => MutatorCall::CrossOver,
+            _ => MutatorCall::Value,
+        };
+        Some(Mutation {
+            call,
+            arg: (w >> 35) as u16,
+            max_size,
+            seed: w as u32,
+        })
+    }
+}
 
 /// A mapped shared-memory file.
 pub struct Shm {
@@ -91,10 +142,16 @@ impl Shm {
     /// longer than the capacity is stored cut (the coordinator sizes the
     /// capacity for every input it can send or a mutation can make).
     pub fn begin(&mut self, input: &[u8]) {
+        self.stage(input);
+        self.word(8).fetch_add(1, Ordering::Release);
+    }
+
+    /// Stores an input without counting an execution: the one a custom
+    /// mutator is about to be given.
+    pub fn stage(&mut self, input: &[u8]) {
         let n = input.len().min(self.capacity());
         self.map[HEADER..HEADER + n].copy_from_slice(&input[..n]);
         self.word(16).store(n as u64, Ordering::Release);
-        self.word(8).fetch_add(1, Ordering::Release);
     }
 
     /// Marks the execution begun by [`Shm::begin`] as finished.
@@ -103,25 +160,27 @@ impl Shm {
         self.word(32).store(begun, Ordering::Release);
     }
 
-    /// Stores the input a custom mutator is about to mutate, with the
-    /// call's seed, and counts the call as an execution, so that the
-    /// coordinator times it as one; [`Shm::end_mutation`] ends it.
-    pub fn begin_mutation(&mut self, input: &[u8], seed: u32) {
-        self.word(40)
-            .store(MUTATING | u64::from(seed), Ordering::Release);
-        self.begin(input);
+    /// Marks a custom mutator call as under way, on the staged input.
+    pub fn begin_mutation(&mut self, m: Mutation) {
+        self.word(48).store(m.max_size, Ordering::Release);
+        self.word(40).store(m.pack(), Ordering::Release);
     }
 
-    /// Marks the mutation begun by [`Shm::begin_mutation`] as finished.
+    /// Marks the custom mutator call as finished.
     pub fn end_mutation(&mut self) {
-        self.end();
         self.word(40).store(0, Ordering::Release);
     }
 
-    /// The seed of the custom mutator call under way, if one is.
-    pub fn mutation(&self) -> Option<u32> {
+    /// The custom mutator call under way, if one is.
+    pub fn mutation(&self) -> Option<Mutation> {
         let w = self.word(40).load(Ordering::Acquire);
-        (w & MUTATING != 0).then_some(w as u32)
+        Mutation::unpack(w, self.word(48).load(Ordering::Acquire))
+    }
+
+    /// True while the target's code runs: an execution, or a custom
+    /// mutator call.
+    pub fn running(&self) -> bool {
+        self.executing() || self.mutation().is_some()
     }
 
     /// True while an execution is running (begun, not finished).
@@ -157,16 +216,33 @@ mod tests {
         assert_eq!(coord.execs(), 2);
         assert_eq!(coord.mutation(), None);
         worker.end();
-        worker.begin_mutation(b"parent", 0xdead_beef);
-        assert!(coord.executing());
-        assert_eq!(coord.mutation(), Some(0xdead_beef));
+        // A mutation: the staged input, no execution counted, marked.
+        worker.stage(b"parent");
+        assert!(!coord.running());
+        let m = Mutation {
+            call: MutatorCall::Value,
+            arg: 3,
+            max_size: 4096,
+            seed: 0xdead_beef,
+        };
+        worker.begin_mutation(m);
+        assert!(coord.running() && !coord.executing());
+        assert_eq!(coord.mutation(), Some(m));
         assert_eq!(coord.input(), b"parent");
+        assert_eq!(coord.execs(), 2);
         worker.end_mutation();
-        assert!(!coord.executing());
+        assert!(!coord.running());
         assert_eq!(coord.mutation(), None);
-        worker.begin_mutation(b"", 0);
-        assert_eq!(coord.mutation(), Some(0));
-        std::fs::write(dir.path().join("bad"), b"not shm at all, no").unwrap();
+        for call in [MutatorCall::Mutator, MutatorCall::CrossOver] {
+            let m = Mutation {
+                call,
+                arg: 0,
+                max_size: 0,
+                seed: 0,
+            };
+            worker.begin_mutation(m);
+            assert_eq!(coord.mutation(), Some(m));
+        }
         assert!(Shm::open(&dir.path().join("bad")).is_err());
     }
 }

@@ -45,9 +45,9 @@ pub struct Death {
     pub report: String,
     /// The input it was executing, from shared memory.
     pub input: Vec<u8>,
-    /// The seed of the target's custom mutator call it died in, if it
-    /// died in one (`input` is then the input being mutated).
-    pub mutation: Option<u32>,
+    /// The target's custom mutator call it died in, if it died in one
+    /// (`input` is then the input being mutated).
+    pub mutation: Option<crate::shm::Mutation>,
 }
 
 pub struct Worker {

@@ -385,12 +385,18 @@ fn blames_the_mutator(name: &str, extra: &[&str], needle: &str) {
     let r = w.fuzz(&lib(&format!("lib{name}.so")), &args);
     let crasher = one_bytes(&found_one(&w, name, &r, started, needle));
     let out = r.out();
-    let seed: u32 = out
-        .split("with seed ")
+    // The call, its room (length control's cap, at most -max_len) and
+    // its seed.
+    let call = out
+        .split("It was in LLVMFuzzerCustomMutator (on the recorded input, max_size ")
         .nth(1)
-        .and_then(|rest| rest.split(':').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no seed named in:\n{out}"));
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no call named in:\n{out}"));
+    let (room, seed) = call
+        .split_once(", seed ")
+        .and_then(|(r, s)| Some((r.parse::<usize>().ok()?, s.parse::<u32>().ok()?)))
+        .unwrap_or_else(|| panic!("no room and seed in {call:?}"));
+    assert!((4..=4096).contains(&room), "{out}");
     // The seed of the very call that failed, not of an earlier one.
     assert_eq!(seed % 64, 0, "{out}");
     assert!(out.contains("the bug is in the mutator"), "{out}");
