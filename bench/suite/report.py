@@ -151,8 +151,9 @@ def main():
           "corpus directory; AFL++: default/queue; Go: its $GOCACHE/fuzz directory, exported) plus the seeds, replayed through the target's "
           "libFuzzer build with -runs=0, its last cov: figure: one meter for every engine. "
           "execs/s: each engine's own figure (fuzz-run: execs / elapsed of its end event; libFuzzer: "
-          "stat::average_exec_per_sec; AFL++: fuzzer_stats execs_per_sec; Go: its last status line's execs / run length). CPU: (user + sys) / wall "
-          "of the engine's process tree. Notes: why a run ended early, findings.")
+          "stat::average_exec_per_sec; AFL++: fuzzer_stats execs_per_sec; Go: its last status line's execs / run length). CPU: CPU time / wall "
+          "of the engine's process tree (a cgroup's count where the machine allows one, else the waited-for "
+          "tree's rusage, which misses AFL++'s persistent target). Notes: why a run ended early, findings.")
 
 
 if __name__ == "__main__":
