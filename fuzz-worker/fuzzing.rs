@@ -382,9 +382,12 @@ impl Fuzzer {
         cap: usize,
         slice: &Slice,
     ) {
+        // The target's code's words belong to the automatic dictionary.
+        let auto = slice.search.auto_dict;
         if exec.custom.is_some() && !values.is_empty() {
             if self.words_stale {
-                crate::mutate::set_words(exec.dict.iter().chain(&self.auto_dict));
+                let code = exec.code_words.iter().filter(|_| auto);
+                crate::mutate::set_words(exec.dict.iter().chain(&self.auto_dict).chain(code));
                 self.words_stale = false;
             }
             let rng = mutator.rng_mut();
@@ -397,14 +400,12 @@ impl Fuzzer {
             }
         }
         let draw = mutator.rng_mut().intn(DICT_ONE_IN * HINT_ONE_IN);
-        let words = exec.dict.len() + self.auto_dict.len();
+        let code: &[Vec<u8>] = if auto { &exec.code_words } else { &[] };
+        let lists = [&exec.dict[..], &self.auto_dict[..], code];
+        let words: usize = lists.iter().map(|l| l.len()).sum();
         let worded = words > 0 && draw < HINT_ONE_IN && {
             let rng = mutator.rng_mut();
-            let i = rng.intn(words);
-            let word = match exec.dict.get(i) {
-                Some(w) => w,
-                None => &self.auto_dict[i - exec.dict.len()],
-            };
+            let word = nth_word(lists, rng.intn(words));
             fuzz_core::hints::place_word(values, word, rng, cap)
         };
         if worded {
@@ -519,6 +520,18 @@ impl Fuzzer {
             self.stalled = 0;
         }
     }
+}
+
+/// Word `i` of the lists taken one after the other (`i` below their total
+/// length).
+fn nth_word(lists: [&[Vec<u8>]; 3], mut i: usize) -> &[u8] {
+    for list in lists {
+        match list.get(i) {
+            Some(w) => return w,
+            None => i -= list.len(),
+        }
+    }
+    unreachable!("word index past the lists")
 }
 
 /// The longest `[]byte`/`string` argument.

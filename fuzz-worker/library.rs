@@ -137,6 +137,34 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     })
 }
 
+/// The dictionary words of the library's x86-64 machine code
+/// (`fuzz_core::codewords`): none for other architectures, or when the
+/// file cannot be read again.
+pub fn code_words(path: &Path) -> Vec<Vec<u8>> {
+    use object::ObjectSection;
+    let Ok(data) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    let Ok(file) = object::File::parse(&*data) else {
+        return Vec::new();
+    };
+    if file.architecture() != object::Architecture::X86_64 {
+        return Vec::new();
+    }
+    let mut words: Vec<Vec<u8>> = Vec::new();
+    for section in file.sections() {
+        if section.kind() != object::SectionKind::Text {
+            continue;
+        }
+        for w in fuzz_core::codewords::words(section.data().unwrap_or_default()) {
+            if !words.contains(&w) {
+                words.push(w);
+            }
+        }
+    }
+    words
+}
+
 impl Inspection {
     /// The targets the symbols promise (typed targets' signatures are read
     /// once the library is loaded).

@@ -141,6 +141,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let mut exec =
                 serve::Executor::new(module, lib.function(target), target.kind.clone(), map, shm);
             exec.dict = words;
+            exec.code_words = library::code_words(&lib.path);
             exec.custom =
                 Some(custom::Custom::load(&lib).for_kind(&target.kind)).filter(|c| !c.is_empty());
             serve::serve(exec, target, fd_in, fd_out).map_err(CliError::misuse)?;

@@ -32,6 +32,9 @@ pub struct Executor {
     pub module: String,
     /// Dictionary words (`-dict`), written into inputs as hints are.
     pub dict: Vec<Vec<u8>>,
+    /// Words of the target's machine code (`fuzz_core::codewords`), part
+    /// of the automatic dictionary.
+    pub code_words: Vec<Vec<u8>>,
     /// The target's own mutators, when it has any.
     pub custom: Option<crate::custom::Custom>,
     function: TargetFn,
@@ -53,6 +56,7 @@ impl Executor {
         Executor {
             module,
             dict: Vec::new(),
+            code_words: Vec::new(),
             custom: None,
             function,
             kind,

@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod codec;
+pub mod codewords;
 pub mod corpus;
 pub mod crash;
 pub mod dict;

@@ -80,8 +80,9 @@ pub struct Search {
     /// new, as libFuzzer's -len_control; 0 lets them grow to `max_len` at
     /// once.
     pub len_control: u32,
-    /// Keep the comparison operands that led to new coverage as
-    /// dictionary words (libFuzzer's persistent auto-dictionary).
+    /// An automatic dictionary: the comparison operands that led to new
+    /// coverage (libFuzzer's persistent auto-dictionary), and the words of
+    /// the target's code (`crate::codewords`).
     pub auto_dict: bool,
 }
 

@@ -476,8 +476,43 @@ fn comparison_feedback_finds_a_bug_behind_a_ten_byte_memcmp() {
 }
 
 #[test]
+fn the_code_s_wide_constants_find_what_no_comparison_shows() {
+    // rustc compiles `payload == b"MAGIC_1234"` to one 80-bit compare:
+    // trace-cmp shows no operand, and no call is interposed. The automatic
+    // dictionary reads the constant from the machine code.
+    let w = Work::new();
+    let started = Instant::now();
+    let r = w.fuzz(
+        &example("librust_cmp.so"),
+        &["-fuzz", "FuzzMagic", "-fuzztime", "60s", "-parallel", "1"],
+    );
+    found_one(&w, "FuzzMagic", &r, "magic payload reached");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    // Without it, nothing gets there: the control.
+    let w = Work::new();
+    let r = w.fuzz(
+        &example("librust_cmp.so"),
+        &[
+            "-fuzz",
+            "FuzzMagic",
+            "-auto_dict",
+            "0",
+            "-fuzztime",
+            "5s",
+            "-parallel",
+            "1",
+        ],
+    );
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
+}
+
+#[test]
 fn a_dictionary_word_finds_what_no_comparison_shows() {
-    // LLVM expands `payload == b"MAGIC_1234"` inline: no operand to copy.
+    // The same bug with the automatic dictionary off: a -dict word.
     let w = Work::new();
     std::fs::write(
         w.path().join("magic.dict"),
@@ -489,6 +524,8 @@ fn a_dictionary_word_finds_what_no_comparison_shows() {
         &[
             "-fuzz",
             "FuzzMagic",
+            "-auto_dict",
+            "0",
             "-dict",
             "magic.dict",
             "-fuzztime",
