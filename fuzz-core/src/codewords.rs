@@ -204,6 +204,15 @@ mod tests {
         assert!(words(&[0x66, 0x81, 0x04]).is_empty());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_scan_without_panic(code in proptest::collection::vec(proptest::num::u8::ANY, 0..512)) {
+            for w in words(&code) {
+                proptest::prop_assert!(w.len() >= 8 && printable(&w));
+            }
+        }
+    }
+
     #[test]
     fn modrm_lengths() {
         assert_eq!(modrm(&[0xf8], 0), Some((1, 7))); // register

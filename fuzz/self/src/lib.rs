@@ -29,3 +29,9 @@ fuzz_target!(FuzzTypes, |text: &str| {
         assert_eq!(again.ok(), Some(types));
     }
 });
+
+fuzz_target!(FuzzCodeWords, |code: &[u8]| {
+    for w in fuzz_core::codewords::words(code) {
+        assert!(w.len() >= 8, "a word starts with an 8-byte immediate");
+    }
+});
