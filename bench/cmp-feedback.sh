@@ -6,8 +6,9 @@
 # slice equality rustc compiles to one 80-bit compare (examples/cmp/rust):
 # fuzz-run with its automatic dictionary (the default, which reads the
 # constant from the code), without it, with -dict, and libFuzzer 19 on the
-# same comparison (bench/cmp/magic.rs). Each run is capped; "-" means not
-# found.
+# same comparison (bench/cmp/magic.rs); and behind a number the target
+# reads from decimal text (examples/cmp/number.c). Each run is capped; "-"
+# means not found.
 #
 #   bench/cmp-feedback.sh [SECONDS] [RUNS]    # defaults: 60 s, 3 runs
 set -euo pipefail
@@ -22,6 +23,11 @@ cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 export PATH="$root/target/release:$PATH"
 "$root/examples/build.sh" "$out/lib" >/dev/null
 clang-19 -g -O1 -fno-builtin-memcmp -fsanitize=fuzzer "$root/examples/cmp/cmp.c" -o "$out/cmp_libfuzzer"
+# The number compared as text, built by clang-19 both ways: a shared object
+# with the examples' clang flags for fuzz-run, and libFuzzer's binary.
+clang-19 -g -O1 -fPIC -shared -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp \
+    "$root/examples/cmp/number.c" -o "$out/lib/libcmp_number_clang.so"
+clang-19 -g -O1 -fsanitize=fuzzer "$root/examples/cmp/number.c" -o "$out/number_libfuzzer"
 # The Rust comparison for libFuzzer: the examples' sancov flags, a static
 # library of one file, linked by clang-19 with libFuzzer's main.
 rustc --edition 2021 --crate-type staticlib -C opt-level=3 -C panic=abort -C debuginfo=1 \
@@ -65,6 +71,11 @@ printf '%-40s' "engine"; for ((i = 1; i <= runs; i++)); do printf '%10s' "run $i
 row "fuzz-run, comparison feedback" ours libcmp_c_clang.so cmp_c_clang -use_cmp 1
 row "fuzz-run -use_cmp=0 (Go's engine)" ours libcmp_c_clang.so cmp_c_clang -use_cmp 0
 row "libFuzzer 19" theirs
+echo
+echo "a number read from decimal text == 4096000000017 in C (examples/cmp/number.c):"
+row "fuzz-run, comparison feedback" ours libcmp_number_clang.so cmp_number_clang -use_cmp 1
+row "fuzz-run -use_cmp=0 (Go's engine)" ours libcmp_number_clang.so cmp_number_clang -use_cmp 0
+row "libFuzzer 19" theirs "$out/number_libfuzzer"
 printf 'magic="MAGIC_1234"\n' > "$out/magic.dict"
 echo
 echo "payload == b\"MAGIC_1234\" in Rust (examples/cmp/rust), one 80-bit compare:"

@@ -105,6 +105,8 @@ build_c libc_parse_gcc_fixed.so "$GCC" "${GCC_COV[@]}" -DFIXED "$HERE/c/parse.c"
 build_c libmisbehave.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/c/misbehave.c"
 build_c libcmp_c.so "$GCC" "${GCC_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/cmp/cmp.c"
 build_c libcmp_c_fixed.so "$GCC" "${GCC_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/cmp/cmp.c"
+build_c libcmp_number.so "$GCC" "${GCC_COV[@]}" "$HERE/cmp/number.c"
+build_c libcmp_number_fixed.so "$GCC" "${GCC_COV[@]}" -DFIXED "$HERE/cmp/number.c"
 # The search beyond Go's (bench/search.sh): trace-pc alone, no operands.
 build_c libladder.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/ladder.c"
 build_c libhalves.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/halves.c"

@@ -63,7 +63,7 @@ pub struct Cli {
     #[arg(long = "dict", value_name = "FILE")]
     pub dict: Option<PathBuf>,
 
-    /// Use the operands of the comparisons the target makes to guide mutation (1, the default) or not (0).
+    /// Use the operands of the comparisons the target makes to guide mutation (1, the default) or not (0): where one operand is in the input (as bytes in either byte order, or as the decimal digits of a number the target read from text), the other is written there.
     #[arg(long = "use_cmp", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
     pub use_cmp: bool,
 

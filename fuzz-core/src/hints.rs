@@ -5,9 +5,10 @@
 //! The worker records comparison operands (`trace-cmp*` callbacks and the
 //! interposed `memcmp`/`strcmp` family) and hands them here as hints. One
 //! hint mutation looks for one operand in the input (as bytes, both byte
-//! orders for integers, or as the value of a number argument) and writes
-//! the other operand there, or one off by one; when the operand is not
-//! found, it writes the other operand somewhere, as a dictionary word.
+//! orders for integers, as decimal text for integers, or as the value of a
+//! number argument) and writes the other operand there in the same form,
+//! or one off by one; when the operand is not found, it writes the other
+//! operand somewhere, as a dictionary word.
 
 use crate::rng::Rng;
 use crate::value::Value;
@@ -52,6 +53,18 @@ fn width_mask(size: u8) -> u64 {
 /// with `to` in `data`, growing or shrinking it; false when absent or when
 /// the result would pass `max_len`.
 fn replace_in(data: &mut Vec<u8>, from: &[u8], to: &[u8], rng: &mut Rng, max_len: usize) -> bool {
+    replace_where(data, from, to, rng, max_len, |_, _| true)
+}
+
+/// [`replace_in`] for occurrences at which `at(data, i)` holds.
+fn replace_where(
+    data: &mut Vec<u8>,
+    from: &[u8],
+    to: &[u8],
+    rng: &mut Rng,
+    max_len: usize,
+    at: impl Fn(&[u8], usize) -> bool,
+) -> bool {
     if from.is_empty() || from.len() > data.len() {
         return false;
     }
@@ -59,7 +72,7 @@ fn replace_in(data: &mut Vec<u8>, from: &[u8], to: &[u8], rng: &mut Rng, max_len
     let start = rng.intn(n);
     let found = (0..n)
         .map(|k| (start + k) % n)
-        .find(|&i| &data[i..i + from.len()] == from);
+        .find(|&i| &data[i..i + from.len()] == from && at(data, i));
     let Some(i) = found else { return false };
     if data.len() - from.len() + to.len() > max_len {
         return false;
@@ -95,6 +108,43 @@ fn int_bytes(v: u64, size: u8, big: bool) -> Vec<u8> {
     }
 }
 
+/// `v` as the target would have read it from text: decimal, with a minus
+/// sign when it is negative as a signed integer of `size` bytes.
+fn decimal(v: u64, size: u8) -> Vec<u8> {
+    let signed = sign_extend(v & width_mask(size), size);
+    if signed < 0 {
+        signed.to_string().into_bytes()
+    } else {
+        (v & width_mask(size)).to_string().into_bytes()
+    }
+}
+
+/// Numbers written as text (JSON, SQL, scripts, `{n,m}` counts): the
+/// digits of `from` where a number starts in `data`, replaced by the
+/// digits of `to`. A number starts where no digit but leading zeros comes
+/// before it; the digits after it may go on (a parser compares its running
+/// value, a prefix of the run), except after a single digit, which must
+/// stand alone: a lone digit inside a longer number is most often a loop
+/// counter's coincidence.
+fn replace_decimal(
+    data: &mut Vec<u8>,
+    from: u64,
+    to: u64,
+    size: u8,
+    rng: &mut Rng,
+    max_len: usize,
+) -> Option<Vec<u8>> {
+    let from_t = decimal(from, size);
+    let to_t = decimal(to, size);
+    let single = from_t.len() == 1;
+    let starts_number = |d: &[u8], i: usize| {
+        let before = d[..i].iter().rev().take_while(|c| c.is_ascii_digit());
+        let after = d.get(i + from_t.len());
+        before.into_iter().all(|&c| c == b'0') && !(single && after.is_some_and(u8::is_ascii_digit))
+    };
+    replace_where(data, &from_t, &to_t, rng, max_len, starts_number).then_some(to_t)
+}
+
 /// One step away from `v`, or `v` itself: the other side of a `<` often
 /// needs it.
 fn nudge(v: u64, rng: &mut Rng, mask: u64) -> u64 {
@@ -128,6 +178,12 @@ fn mutate_bytes(
         let mask = width_mask(h.size);
         let (from, to) = if rng.bool() { (h.a, h.b) } else { (h.b, h.a) };
         let to = nudge(to, rng, mask);
+        if h.size > 1 {
+            if let Some(t) = replace_decimal(data, from, to, h.size, rng, max_len) {
+                written.extend_from_slice(&t);
+                return true;
+            }
+        }
         let big = rng.bool();
         let from_b = int_bytes(from, h.size, big);
         let to_b = int_bytes(to, h.size, big);
@@ -287,6 +343,62 @@ mod tests {
         run_until(&mut v, &hints, |v| {
             v[0] == Value::Bytes(vec![9, 0xef, 0xbe, 0xad, 0xde, 9])
         });
+    }
+
+    #[test]
+    fn integers_written_as_text_take_the_other_operand_s_digits() {
+        // serde_json's overflow check: the running value of the first 18
+        // digits against u64::MAX / 10; the digits after it stay.
+        let hints = Hints {
+            ints: vec![IntHint {
+                a: 999_999_999_999_999_999,
+                b: u64::MAX / 10,
+                size: 8,
+            }],
+            bytes: vec![],
+        };
+        let mut v = vec![Value::Bytes(b"[9999999999999999999999]".to_vec())];
+        run_until(&mut v, &hints, |v| {
+            v[0] == Value::Bytes(b"[18446744073709551619999]".to_vec())
+        });
+        // Negative operands as signed text; a number's digits are only
+        // matched where the number starts.
+        let neg = Hints {
+            ints: vec![IntHint {
+                a: 12,
+                b: (-300i32) as u32 as u64,
+                size: 4,
+            }],
+            bytes: vec![],
+        };
+        let mut v = vec![Value::Bytes(b"x{12}".to_vec())];
+        run_until(&mut v, &neg, |v| v[0] == Value::Bytes(b"x{-300}".to_vec()));
+        // Leading zeros are part of the number; a lone digit is matched
+        // only where it stands alone.
+        let mut v = vec![Value::Bytes(b"0012x".to_vec())];
+        run_until(&mut v, &neg, |v| v[0] == Value::Bytes(b"00-300x".to_vec()));
+        let one = Hints {
+            ints: vec![IntHint {
+                a: 1,
+                b: 4_096_000_000_017,
+                size: 8,
+            }],
+            bytes: vec![],
+        };
+        let mut v = vec![Value::Bytes(b"1".to_vec())];
+        run_until(&mut v, &one, |v| {
+            v[0] == Value::Bytes(b"4096000000017".to_vec())
+        });
+        let mut rng = Rng::new(5);
+        for _ in 0..500 {
+            for (input, wrong) in [(&b"112"[..], &b"1-300"[..]), (b"12", b"4096000000017")] {
+                let hints = if input == b"112" { &neg } else { &one };
+                let mut v = vec![Value::Bytes(input.to_vec())];
+                mutate(&mut v, hints, &mut rng, 64, &mut Vec::new());
+                let got = v[0].as_bytes().unwrap();
+                assert!(!got.starts_with(wrong), "{input:?} became {got:?}");
+            }
+        }
     }
 
     #[test]

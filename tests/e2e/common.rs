@@ -211,7 +211,7 @@ impl Rng {
 }
 
 /// Every library `examples/build.sh` builds (with clang-19 present).
-pub const EXAMPLE_LIBRARIES: [&str; 19] = [
+pub const EXAMPLE_LIBRARIES: [&str; 21] = [
     "librust_typed.so",
     "librust_typed_fixed.so",
     "librust_bytes.so",
@@ -228,6 +228,8 @@ pub const EXAMPLE_LIBRARIES: [&str; 19] = [
     "libc_asan_fixed.so",
     "libcmp_c.so",
     "libcmp_c_fixed.so",
+    "libcmp_number.so",
+    "libcmp_number_fixed.so",
     "libcmp_c_clang.so",
     "libcmp_c_clang_fixed.so",
     "libmisbehave.so",

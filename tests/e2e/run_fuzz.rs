@@ -476,6 +476,42 @@ fn comparison_feedback_finds_a_bug_behind_a_ten_byte_memcmp() {
 }
 
 #[test]
+fn comparison_feedback_writes_numbers_read_from_text_as_digits() {
+    // The target compares the value of the digits it read, 4096000000017;
+    // no byte of the input is ever an operand. Writing the operand's
+    // decimal digits over the number's finds it in a few executions.
+    let w = Work::new();
+    let started = Instant::now();
+    let r = w.fuzz(
+        &example("libcmp_number.so"),
+        &["-fuzz", "cmp_number", "-fuzztime", "60s", "-parallel", "1"],
+    );
+    let crasher = found_one(&w, "cmp_number", &r, "SIGABRT");
+    assert!(bytes_of(&crasher).starts_with(b"4096000000017"));
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    // Without comparison feedback (Go's engine), nothing gets there.
+    let w = Work::new();
+    let r = w.fuzz(
+        &example("libcmp_number.so"),
+        &[
+            "-fuzz",
+            "cmp_number",
+            "-fuzztime",
+            "3s",
+            "-parallel",
+            "1",
+            "-use_cmp",
+            "0",
+        ],
+    );
+    r.expect(0);
+}
+
+#[test]
 fn the_code_s_wide_constants_find_what_no_comparison_shows() {
     // rustc compiles `payload == b"MAGIC_1234"` to one 80-bit compare:
     // trace-cmp shows no operand, and no call is interposed. The automatic

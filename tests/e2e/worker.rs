@@ -356,6 +356,20 @@ fn cmp_examples_known_inputs_crash_and_fail() {
         assert_ok(&rep[0], &format!("{lib}_fixed"));
     }
 
+    // The number read from text: one more digit, or one off, passes.
+    let known = known_input("cmp_number");
+    let off = raw(d, "off", b"4096000000018");
+    let longer = raw(d, "longer", b"40960000000170");
+    let lib = example_lib("libcmp_number.so");
+    let rep = run_inputs(d, &lib, None, &["-raw"], &[off, &known, longer], 1);
+    assert_ok(&rep[0], "cmp_number(4096000000018)");
+    assert_eq!(rep[1].outcome, "crashed: SIGABRT", "{}", rep[1].all());
+    has(&rep[1].report, "number.c");
+    assert_ok(&rep[2], "cmp_number(40960000000170)");
+    let fixed = example_lib("libcmp_number_fixed.so");
+    let rep = run_inputs(d, &fixed, None, &["-raw"], &[&known], 0);
+    assert_ok(&rep[0], "cmp_number on the fixed build");
+
     let magic = known_input("rust_cmp.FuzzMagic");
     let near = v1(d, "near.v1", &["[]byte(\"MAGIC_1235\")"]);
     let lib = example_lib("librust_cmp.so");
