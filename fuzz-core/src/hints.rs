@@ -296,6 +296,14 @@ pub fn mutate(
 mod tests {
     use super::*;
 
+    /// Hints of one integer comparison.
+    fn one_int(a: u64, b: u64, size: u8) -> Hints {
+        Hints {
+            ints: vec![IntHint { a, b, size }],
+            bytes: vec![],
+        }
+    }
+
     fn run_until(values: &mut Vec<Value>, hints: &Hints, done: impl Fn(&[Value]) -> bool) -> usize {
         let mut rng = Rng::new(1);
         let start = values.clone();
@@ -327,14 +335,7 @@ mod tests {
 
     #[test]
     fn integers_are_found_in_either_byte_order() {
-        let hints = Hints {
-            ints: vec![IntHint {
-                a: 0x0102_0304,
-                b: 0xdead_beef,
-                size: 4,
-            }],
-            bytes: vec![],
-        };
+        let hints = one_int(0x0102_0304, 0xdead_beef, 4);
         let mut v = vec![Value::Bytes(vec![9, 1, 2, 3, 4, 9])];
         run_until(&mut v, &hints, |v| {
             v[0] == Value::Bytes(vec![9, 0xde, 0xad, 0xbe, 0xef, 9])
@@ -349,42 +350,21 @@ mod tests {
     fn integers_written_as_text_take_the_other_operand_s_digits() {
         // serde_json's overflow check: the running value of the first 18
         // digits against u64::MAX / 10; the digits after it stay.
-        let hints = Hints {
-            ints: vec![IntHint {
-                a: 999_999_999_999_999_999,
-                b: u64::MAX / 10,
-                size: 8,
-            }],
-            bytes: vec![],
-        };
+        let hints = one_int(999_999_999_999_999_999, u64::MAX / 10, 8);
         let mut v = vec![Value::Bytes(b"[9999999999999999999999]".to_vec())];
         run_until(&mut v, &hints, |v| {
             v[0] == Value::Bytes(b"[18446744073709551619999]".to_vec())
         });
         // Negative operands as signed text; a number's digits are only
         // matched where the number starts.
-        let neg = Hints {
-            ints: vec![IntHint {
-                a: 12,
-                b: (-300i32) as u32 as u64,
-                size: 4,
-            }],
-            bytes: vec![],
-        };
+        let neg = one_int(12, (-300i32) as u32 as u64, 4);
         let mut v = vec![Value::Bytes(b"x{12}".to_vec())];
         run_until(&mut v, &neg, |v| v[0] == Value::Bytes(b"x{-300}".to_vec()));
         // Leading zeros are part of the number; a lone digit is matched
         // only where it stands alone.
         let mut v = vec![Value::Bytes(b"0012x".to_vec())];
         run_until(&mut v, &neg, |v| v[0] == Value::Bytes(b"00-300x".to_vec()));
-        let one = Hints {
-            ints: vec![IntHint {
-                a: 1,
-                b: 4_096_000_000_017,
-                size: 8,
-            }],
-            bytes: vec![],
-        };
+        let one = one_int(1, 4_096_000_000_017, 8);
         let mut v = vec![Value::Bytes(b"1".to_vec())];
         run_until(&mut v, &one, |v| {
             v[0] == Value::Bytes(b"4096000000017".to_vec())
@@ -403,24 +383,10 @@ mod tests {
 
     #[test]
     fn numbers_take_the_other_operand() {
-        let hints = Hints {
-            ints: vec![IntHint {
-                a: 7,
-                b: 42,
-                size: 8,
-            }],
-            bytes: vec![],
-        };
+        let hints = one_int(7, 42, 8);
         let mut v = vec![Value::Int64(7)];
         run_until(&mut v, &hints, |v| v[0] == Value::Int64(42));
-        let neg = Hints {
-            ints: vec![IntHint {
-                a: 0,
-                b: (-5i32) as u32 as u64,
-                size: 4,
-            }],
-            bytes: vec![],
-        };
+        let neg = one_int(0, (-5i32) as u32 as u64, 4);
         let mut v = vec![Value::Int64(0)];
         run_until(&mut v, &neg, |v| v[0] == Value::Int64(-5));
     }
