@@ -447,32 +447,45 @@ fn a_failing_seed_is_reported_as_go_does() {
     assert!(w.crashers("FuzzFail").is_empty());
 }
 
-#[test]
-fn comparison_feedback_finds_a_bug_behind_a_ten_byte_memcmp() {
-    // Go's engine (coverage alone) does not find this one in minutes; the
-    // operands of the interposed memcmp lead straight to it.
+/// Fuzzes `target` of the example `lib` on one worker for up to 60 s
+/// with `flags`: it must find its planted bug (`needle` in the report)
+/// within 30 s. Returns the crasher's bytes.
+fn finds_within_30s(lib: &str, target: &str, needle: &str, flags: &[&str]) -> Vec<u8> {
     let w = Work::new();
     let started = Instant::now();
-    let r = w.fuzz(
-        &example("libcmp_c_clang.so"),
-        &[
-            "-fuzz",
-            "cmp_c_clang",
-            "-fuzztime",
-            "60s",
-            "-parallel",
-            "1",
-            "-use_cmp",
-            "1",
-        ],
-    );
-    let crasher = found_one(&w, "cmp_c_clang", &r, "SIGABRT");
-    assert!(bytes_of(&crasher).starts_with(b"MAGIC_1234"));
+    let mut args = vec!["-fuzz", target, "-fuzztime", "60s", "-parallel", "1"];
+    args.extend_from_slice(flags);
+    let r = w.fuzz(&example(lib), &args);
+    let crasher = found_one(&w, target, &r, needle);
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
     );
+    bytes_of(&crasher)
+}
+
+/// The control: the same target fuzzed for `fuzztime` on one worker with
+/// a feature off (`flags`) finds nothing and exits 0.
+fn finds_nothing(lib: &str, target: &str, fuzztime: &str, flags: &[&str]) {
+    let w = Work::new();
+    let mut args = vec!["-fuzz", target, "-fuzztime", fuzztime, "-parallel", "1"];
+    args.extend_from_slice(flags);
+    let r = w.fuzz(&example(lib), &args);
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
+}
+
+#[test]
+fn comparison_feedback_finds_a_bug_behind_a_ten_byte_memcmp() {
+    // Go's engine (coverage alone) does not find this one in minutes; the
+    // operands of the interposed memcmp lead straight to it.
+    let crasher = finds_within_30s(
+        "libcmp_c_clang.so",
+        "cmp_c_clang",
+        "SIGABRT",
+        &["-use_cmp", "1"],
+    );
+    assert!(crasher.starts_with(b"MAGIC_1234"));
 }
 
 #[test]
@@ -480,35 +493,10 @@ fn comparison_feedback_writes_numbers_read_from_text_as_digits() {
     // The target compares the value of the digits it read, 4096000000017;
     // no byte of the input is ever an operand. Writing the operand's
     // decimal digits over the number's finds it in a few executions.
-    let w = Work::new();
-    let started = Instant::now();
-    let r = w.fuzz(
-        &example("libcmp_number.so"),
-        &["-fuzz", "cmp_number", "-fuzztime", "60s", "-parallel", "1"],
-    );
-    let crasher = found_one(&w, "cmp_number", &r, "SIGABRT");
-    assert!(bytes_of(&crasher).starts_with(b"4096000000017"));
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "{:?}",
-        started.elapsed()
-    );
+    let crasher = finds_within_30s("libcmp_number.so", "cmp_number", "SIGABRT", &[]);
+    assert!(crasher.starts_with(b"4096000000017"));
     // Without comparison feedback (Go's engine), nothing gets there.
-    let w = Work::new();
-    let r = w.fuzz(
-        &example("libcmp_number.so"),
-        &[
-            "-fuzz",
-            "cmp_number",
-            "-fuzztime",
-            "3s",
-            "-parallel",
-            "1",
-            "-use_cmp",
-            "0",
-        ],
-    );
-    r.expect(0);
+    finds_nothing("libcmp_number.so", "cmp_number", "3s", &["-use_cmp", "0"]);
 }
 
 #[test]
@@ -516,34 +504,9 @@ fn the_code_s_wide_constants_find_what_no_comparison_shows() {
     // rustc compiles `payload == b"MAGIC_1234"` to one 80-bit compare:
     // trace-cmp shows no operand, and no call is interposed. The automatic
     // dictionary reads the constant from the machine code.
-    let w = Work::new();
-    let started = Instant::now();
-    let r = w.fuzz(
-        &example("librust_cmp.so"),
-        &["-fuzz", "FuzzMagic", "-fuzztime", "60s", "-parallel", "1"],
-    );
-    found_one(&w, "FuzzMagic", &r, "magic payload reached");
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "{:?}",
-        started.elapsed()
-    );
+    finds_within_30s("librust_cmp.so", "FuzzMagic", "magic payload reached", &[]);
     // Without it, nothing gets there: the control.
-    let w = Work::new();
-    let r = w.fuzz(
-        &example("librust_cmp.so"),
-        &[
-            "-fuzz",
-            "FuzzMagic",
-            "-auto_dict",
-            "0",
-            "-fuzztime",
-            "5s",
-            "-parallel",
-            "1",
-        ],
-    );
-    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
+    finds_nothing("librust_cmp.so", "FuzzMagic", "5s", &["-auto_dict", "0"]);
 }
 
 #[test]
