@@ -107,6 +107,8 @@ build_c libcmp_c.so "$GCC" "${GCC_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/cmp/cmp
 build_c libcmp_c_fixed.so "$GCC" "${GCC_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/cmp/cmp.c"
 build_c libcmp_number.so "$GCC" "${GCC_COV[@]}" "$HERE/cmp/number.c"
 build_c libcmp_number_fixed.so "$GCC" "${GCC_COV[@]}" -DFIXED "$HERE/cmp/number.c"
+# The same without trace-cmp: fuzz-run -cmp_lib libcmp_number.so.
+build_c libcmp_number_fast.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/cmp/number.c"
 # The search beyond Go's (bench/search.sh): trace-pc alone, no operands.
 build_c libladder.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/ladder.c"
 build_c libhalves.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/halves.c"

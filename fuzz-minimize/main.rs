@@ -67,6 +67,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         capacity: input.len() * 2 + 4096,
         sanitizer_runtime: None,
         dict: None,
+        cmp_lib: None,
     };
     let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;
     let Response::Hello {

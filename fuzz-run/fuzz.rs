@@ -183,6 +183,9 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let worker_bin = fuzz_cli::find_worker::path()?;
     let targets = targets::list(&worker_bin, &cli.lib)?;
     let chosen = targets::select_for_fuzz(&targets, pattern)?;
+    if let Some(cmp_lib) = &cli.cmp_lib {
+        targets::check_cmp_lib(&worker_bin, cmp_lib, &chosen)?;
+    }
     let several = chosen.len() > 1;
     let env = CacheEnv {
         flag: cli.fuzzcachedir.clone(),
@@ -581,6 +584,7 @@ impl Coordinator<'_> {
             capacity: self.capacity,
             sanitizer_runtime: None,
             dict: self.cli.dict.as_deref(),
+            cmp_lib: self.cli.cmp_lib.as_deref(),
         };
         Worker::spawn(id, &spawn, self.events.clone()).map_err(CliError::misuse)
     }

@@ -34,6 +34,8 @@ pub struct TargetInfo {
     pub kind: String,
     /// The argument types, in order; a libFuzzer entry takes `[]byte`.
     pub args: Vec<ArgType>,
+    /// The library calls the trace-cmp callbacks.
+    pub trace_cmp: bool,
 }
 
 /// The names of `targets`, comma-separated, for messages.
@@ -85,6 +87,56 @@ pub fn list(worker: &Path, lib: &Path) -> Result<Vec<TargetInfo>, CliError> {
     Ok(targets)
 }
 
+/// Checks that `cmp_lib` (`-cmp_lib`) can stand in for the library of
+/// `chosen` when comparisons are traced: a target library that calls the
+/// trace-cmp callbacks, with a build of each chosen target (its libFuzzer
+/// entry for a libFuzzer target, whatever the file is called; a typed
+/// target of the same name and argument types). Misuse otherwise, naming
+/// the flag.
+pub fn check_cmp_lib(
+    worker: &Path,
+    cmp_lib: &Path,
+    chosen: &[&TargetInfo],
+) -> Result<(), CliError> {
+    let misuse = |why: String| CliError::misuse(format!("-cmp_lib {}: {why}", cmp_lib.display()));
+    let theirs = list(worker, cmp_lib).map_err(|e| {
+        // The message names the file already.
+        CliError::misuse(format!("-cmp_lib: {}", e.message))
+    })?;
+    if !theirs.iter().any(|t| t.trace_cmp) {
+        return Err(misuse(
+            "it calls no trace-cmp callbacks: build it with -fsanitize-coverage=trace-cmp \
+             (rustc: -Cllvm-args=-sanitizer-coverage-trace-compares)"
+                .into(),
+        ));
+    }
+    for want in chosen {
+        let found = theirs
+            .iter()
+            .find(|t| t.kind == want.kind && (t.kind == "libfuzzer" || t.name == want.name));
+        match found {
+            Some(t) if t.args == want.args => {}
+            Some(t) => {
+                return Err(misuse(format!(
+                    "its {} takes ({}), not ({}) as {}'s does",
+                    t.name,
+                    ArgType::format_list(&t.args),
+                    ArgType::format_list(&want.args),
+                    want.name
+                )))
+            }
+            None => {
+                return Err(misuse(format!(
+                    "it has no build of {} (it has: {})",
+                    want.name,
+                    names(&theirs)
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Parses one line of `fuzz-worker list -json`.
 fn parse_list_line(line: &str) -> Result<TargetInfo, String> {
     let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
@@ -108,7 +160,13 @@ fn parse_list_line(line: &str) -> Result<TargetInfo, String> {
                 .map_err(|e| e.to_string())
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(TargetInfo { name, kind, args })
+    let trace_cmp = v.get("trace_cmp").and_then(|b| b.as_bool()) == Some(true);
+    Ok(TargetInfo {
+        name,
+        kind,
+        args,
+        trace_cmp,
+    })
 }
 
 /// The error a worker that did not succeed ends with: its own one-line
@@ -265,6 +323,7 @@ mod tests {
             name: name.into(),
             kind: "typed".into(),
             args: vec![ArgType::Bytes],
+            trace_cmp: false,
         }
     }
 

@@ -82,6 +82,10 @@ pub enum Command {
         /// File descriptor answers go to.
         #[arg(long = "fd_out", value_name = "FD", default_value_t = 4)]
         fd_out: i32,
+        /// A build of the same target with comparison tracing (trace-cmp),
+        /// run now and then for its comparison operands only.
+        #[arg(long = "cmp-lib", value_name = "LIB.so")]
+        cmp_lib: Option<PathBuf>,
         /// Sanitizer runtime to preload (default: asked from clang-19).
         #[arg(long = "sanitizer-runtime", value_name = "PATH")]
         sanitizer_runtime: Option<PathBuf>,
@@ -125,7 +129,7 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         (
             "OUTPUT",
-            "list prints one line per target: its name, a tab, and its argument types (\"[]byte\" for a libFuzzer entry point). With -json, one object per line with the fields name, kind (\"libfuzzer\" or \"typed\"), symbol and args, and mutators when the library exports custom mutators for the target (their symbols, see CUSTOM MUTATORS).
+            "list prints one line per target: its name, a tab, and its argument types (\"[]byte\" for a libFuzzer entry point). With -json, one object per line with the fields name, kind (\"libfuzzer\" or \"typed\"), symbol, args and trace_cmp (true when the library calls the trace-cmp callbacks: its comparisons reach the fuzzer, and it can serve as fuzz-run's -cmp_lib), and mutators when the library exports custom mutators for the target (their symbols, see CUSTOM MUTATORS).
 
 run prints one line per input, \"INPUT: outcome\", where the outcome is one of:
 

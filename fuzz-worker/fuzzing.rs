@@ -71,6 +71,10 @@ pub struct Slice {
 /// read again from the comparison tables.
 const HINT_ONE_IN: usize = 4;
 const HINT_REFRESH: u64 = 256;
+/// With a comparison build of the target (`-cmp_lib`), the parent of one
+/// chain in this many runs through it, and its comparisons are the hints
+/// (about one execution of that build per twenty of the fast one).
+const CMP_LIB_CHAIN_EVERY: u64 = 4;
 /// One mutation in this many writes a dictionary word (`-dict`).
 const DICT_ONE_IN: usize = 8;
 /// One chain in this many starts from a splice of two entries.
@@ -152,6 +156,8 @@ pub struct Fuzzer {
     in_auto_dict: std::collections::HashSet<Vec<u8>>,
     chain_words: Vec<Vec<u8>>,
     chain_n: usize,
+    /// Chains started, for [`CMP_LIB_CHAIN_EVERY`].
+    chains: u64,
     /// Whether the words `LLVMFuzzerMutate` writes (`-dict` and the
     /// automatic dictionary) must be handed to it again.
     words_stale: bool,
@@ -178,6 +184,7 @@ impl Fuzzer {
             in_auto_dict: std::collections::HashSet::new(),
             chain_words: vec![Vec::new(); CHAIN as usize],
             chain_n: 0,
+            chains: 0,
             words_stale: true,
             warm: false,
         }
@@ -254,7 +261,10 @@ impl Fuzzer {
                     self.refresh_when_due(slice);
                 }
             }
-            if slice.use_cmp && execs % HINT_REFRESH == 0 {
+            // The hints: what the last executions compared, or, with a
+            // comparison build, what a recent parent compared in it.
+            let cmp_lib = exec.cmp_function.is_some();
+            if slice.use_cmp && !cmp_lib && execs % HINT_REFRESH == 0 {
                 hints = sancov::hints();
             }
             if execs % CHAIN as u64 == 0 {
@@ -266,6 +276,11 @@ impl Fuzzer {
                     slice,
                 );
                 mutator.set_max_len(cap);
+                if slice.use_cmp && cmp_lib && self.chains % CMP_LIB_CHAIN_EVERY == 0 {
+                    exec.exec_for_comparisons(&values);
+                    hints = sancov::hints();
+                }
+                self.chains += 1;
             }
             self.mutate(exec, &mut values, &hints, &mut mutator, cap, slice);
             let ret = exec.exec(&values);

@@ -54,6 +54,8 @@ pub struct Inspection {
     /// True when it uses gcc's `trace-pc` (or indirect-call tracing), whose
     /// counters live in the worker's hashed PC map.
     pub uses_pc_map: bool,
+    /// True when it calls the trace-cmp callbacks (`-cmp_lib` needs them).
+    pub traces_cmp: bool,
 }
 
 /// A loaded library and its targets.
@@ -62,6 +64,8 @@ pub struct Library {
     pub targets: Vec<Target>,
     /// Whether coverage must include the hashed PC map (see `Inspection`).
     pub uses_pc_map: bool,
+    /// Whether it calls the trace-cmp callbacks (see `Inspection`).
+    pub traces_cmp: bool,
     lib: libloading::os::unix::Library,
 }
 
@@ -110,12 +114,18 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     let mut data_syms = Vec::new();
     let mut needs_asan = false;
     let mut uses_pc_map = false;
+    let mut traces_cmp = false;
     for sym in file.dynamic_symbols() {
         let Ok(name) = sym.name() else { continue };
         if sym.is_undefined() {
             match name {
                 "__asan_init" => needs_asan = true,
                 "__sanitizer_cov_trace_pc" | "__sanitizer_cov_trace_pc_indir" => uses_pc_map = true,
+                n if n.starts_with("__sanitizer_cov_trace_cmp")
+                    || n.starts_with("__sanitizer_cov_trace_const_cmp") =>
+                {
+                    traces_cmp = true
+                }
                 _ => {}
             }
             continue;
@@ -134,6 +144,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
         data: data_syms,
         needs_asan,
         uses_pc_map,
+        traces_cmp,
     })
 }
 
@@ -239,6 +250,7 @@ impl Library {
             path: abs,
             targets,
             uses_pc_map: info.uses_pc_map,
+            traces_cmp: info.traces_cmp,
             lib,
         })
     }
@@ -252,6 +264,30 @@ impl Library {
             None if self.targets.len() == 1 => Ok(&self.targets[0]),
             None => Err(format!(
                 "the library has several targets ({}): pick one with -target NAME",
+                self.target_names()
+            )),
+        }
+    }
+
+    /// This library's build of `other`, a target of another library: its
+    /// libFuzzer entry for a libFuzzer target (whatever the file names),
+    /// else the typed target of the same name and argument types.
+    pub fn same_target(&self, other: &Target) -> Result<&Target, String> {
+        let found = self.targets.iter().find(|t| match other.kind {
+            Kind::LibFuzzer => t.kind == Kind::LibFuzzer,
+            Kind::Typed => t.kind == Kind::Typed && t.name == other.name,
+        });
+        match found {
+            Some(t) if t.args == other.args => Ok(t),
+            Some(t) => Err(format!(
+                "its {} takes ({}), not ({})",
+                t.name,
+                t.signature(),
+                other.signature()
+            )),
+            None => Err(format!(
+                "it has no build of {} (it has: {})",
+                other.name,
                 self.target_names()
             )),
         }

@@ -39,6 +39,24 @@ fn open(lib: &Path, runtime: Option<&Path>) -> Result<Library, CliError> {
     Library::open(lib).map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))
 }
 
+/// Opens the comparison build of `target` (`--cmp-lib`), runs its
+/// initialiser, and finds the target in it.
+fn open_cmp_lib(
+    path: &Path,
+    target: &library::Target,
+) -> Result<(Library, library::Target), CliError> {
+    let misuse = |e: String| CliError::misuse(format!("-cmp_lib {}: {e}", path.display()));
+    let lib = Library::open(path).map_err(misuse)?;
+    if !lib.traces_cmp {
+        return Err(misuse(
+            "it calls no trace-cmp callbacks: build it with -fsanitize-coverage=trace-cmp (rustc: -Cllvm-args=-sanitizer-coverage-trace-compares)".into(),
+        ));
+    }
+    let found = lib.same_target(target).map_err(misuse)?.clone();
+    lib.initialize();
+    Ok((lib, found))
+}
+
 fn run(cli: Cli) -> Result<Status, CliError> {
     match cli.command {
         Command::List {
@@ -55,6 +73,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                         "kind": match t.kind { Kind::LibFuzzer => "libfuzzer", Kind::Typed => "typed" },
                         "symbol": t.symbol,
                         "args": t.args.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+                        "trace_cmp": lib.traces_cmp,
                     });
                     let mutators = custom.symbols_for(t);
                     if !mutators.is_empty() {
@@ -119,13 +138,23 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             fd_in,
             fd_out,
             sanitizer_runtime,
+            cmp_lib,
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
+            if let Some(cmp) = &cmp_lib {
+                sanitizer::ensure_runtime(cmp, sanitizer_runtime.as_deref())
+                    .map_err(|e| CliError::misuse(format!("{}: {e}", cmp.display())))?;
+            }
             let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
             let shm = fuzz_core::shm::Shm::open(&shm)?;
             crash::install(-1);
             lib.initialize();
             let map = coverage::CounterMap::new(lib.uses_pc_map);
+            // Loaded after the counters are mapped: its own are not read.
+            let cmp_lib = match &cmp_lib {
+                Some(path) => Some(open_cmp_lib(path, target)?),
+                None => None,
+            };
             let module = lib
                 .path
                 .file_name()
@@ -144,6 +173,9 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             exec.code_words = library::code_words(&lib.path);
             exec.custom =
                 Some(custom::Custom::load(&lib).for_kind(&target.kind)).filter(|c| !c.is_empty());
+            if let Some((cmp, cmp_target)) = &cmp_lib {
+                exec.cmp_function = Some(cmp.function(cmp_target));
+            }
             serve::serve(exec, target, fd_in, fd_out).map_err(CliError::misuse)?;
             Ok(Status::Success)
         }

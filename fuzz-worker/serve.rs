@@ -37,6 +37,9 @@ pub struct Executor {
     pub code_words: Vec<Vec<u8>>,
     /// The target's own mutators, when it has any.
     pub custom: Option<crate::custom::Custom>,
+    /// The same target built with comparison tracing (`-cmp_lib`), run
+    /// only for the comparisons it makes ([`Executor::exec_for_comparisons`]).
+    pub cmp_function: Option<TargetFn>,
     function: TargetFn,
     kind: Kind,
     map: CounterMap,
@@ -58,6 +61,7 @@ impl Executor {
             dict: Vec::new(),
             code_words: Vec::new(),
             custom: None,
+            cmp_function: None,
             function,
             kind,
             map,
@@ -92,6 +96,29 @@ impl Executor {
         self.shm.end();
         self.map.collect(&mut self.features);
         ret
+    }
+
+    /// Runs `values` through the comparison build of the target, when
+    /// there is one, so that the comparison tables hold what this input
+    /// compares and nothing older (nothing happens without one). Its
+    /// coverage is not read (its counters are its own; what it wrote into
+    /// counters the two builds share, gcc's PC map, is cleared), and its
+    /// return value does not count: the fast build judges every input.
+    /// Shared memory holds the input, so a crash here is reported like
+    /// any other.
+    pub fn exec_for_comparisons(&mut self, values: &[Value]) {
+        let Some(function) = self.cmp_function else {
+            return;
+        };
+        let input = Self::input(&self.kind, &mut self.buf, values);
+        self.shm.begin(input);
+        sancov::clear_comparisons();
+        sancov::set_tracing(true);
+        // SAFETY: the same target's contract, in its other build.
+        unsafe { function(input.as_ptr(), input.len()) };
+        sancov::set_tracing(false);
+        self.shm.end();
+        self.map.reset();
     }
 
     /// Runs `mutate`, which may call the target's own custom mutators on

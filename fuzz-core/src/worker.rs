@@ -75,6 +75,9 @@ pub struct Spawn<'a> {
     pub sanitizer_runtime: Option<&'a Path>,
     /// A dictionary file for the worker's mutator (`-dict`).
     pub dict: Option<&'a Path>,
+    /// A build of the same target with comparison tracing, run for the
+    /// comparison operands only (`-cmp_lib`).
+    pub cmp_lib: Option<&'a Path>,
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -119,6 +122,9 @@ impl Worker {
         }
         if let Some(d) = s.dict {
             cmd.arg("--dict").arg(d);
+        }
+        if let Some(c) = s.cmp_lib {
+            cmd.arg("--cmp-lib").arg(c);
         }
         let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
         // SAFETY: only async-signal-safe calls between fork and exec: move
@@ -338,6 +344,7 @@ impl Session {
             capacity: self.capacity,
             sanitizer_runtime: None,
             dict: None,
+            cmp_lib: None,
         };
         let mut worker = Worker::spawn(generation, &spawn, self.tx.clone())?;
         loop {

@@ -161,6 +161,7 @@ fn the_worker_lists_the_custom_mutators() {
             "kind": "libfuzzer",
             "symbol": "LLVMFuzzerTestOneInput",
             "args": ["[]byte"],
+            "trace_cmp": true,
         });
         if !mutators.is_empty() {
             v["mutators"] = serde_json::json!(mutators);
@@ -188,6 +189,7 @@ fn the_worker_lists_the_custom_mutators() {
                 "kind": "typed",
                 "symbol": "FuzzEval",
                 "args": ["custom(expr)"],
+                "trace_cmp": true,
                 "mutators": ["fuzz_mutate_expr"],
             })]
         );
@@ -629,6 +631,7 @@ FUZZ_TARGET(FuzzWord, "custom(word), int64") {
                 "kind": "typed",
                 "symbol": "FuzzWord",
                 "args": ["custom(word)", "int64"],
+                "trace_cmp": false,
                 "mutators": ["fuzz_mutate_word"],
             })]
         );

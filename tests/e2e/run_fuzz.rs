@@ -546,6 +546,56 @@ fn a_dictionary_word_finds_what_no_comparison_shows() {
 }
 
 #[test]
+fn a_comparison_build_gives_its_operands_to_a_build_without_trace_cmp() {
+    // libcmp_number_fast.so is number.c built without trace-cmp: alone,
+    // fuzzing it never sees the operand. With its trace-cmp build as
+    // -cmp_lib, a share of the parents run through that build, and its
+    // operands are written into the fast build's inputs.
+    let cmp = example_lib("libcmp_number.so");
+    let crasher = finds_within_30s(
+        "libcmp_number_fast.so",
+        "cmp_number_fast",
+        "SIGABRT",
+        &["-cmp_lib", &cmp],
+    );
+    assert!(crasher.starts_with(b"4096000000017"));
+    // The control: the fast build alone.
+    finds_nothing("libcmp_number_fast.so", "cmp_number_fast", "3s", &[]);
+}
+
+#[test]
+fn a_cmp_lib_that_cannot_serve_is_one_line_of_misuse() {
+    // Each is refused before anything runs: exit 2, one line naming the
+    // flag, no cache and no seed corpus written.
+    let w = Work::new();
+    let bad = [
+        (
+            example_lib("libladder.so"),
+            "it calls no trace-cmp callbacks",
+        ),
+        (
+            example_lib("librust_typed.so"),
+            "it has no build of cmp_number_fast (it has: FuzzAllTypes",
+        ),
+        ("missing.so".to_string(), "missing.so"),
+    ];
+    for (cmp, why) in bad {
+        let r = w
+            .fuzz(
+                &example("libcmp_number_fast.so"),
+                &["-fuzz", ".", "-fuzztime", "1s", "-cmp_lib", &cmp],
+            )
+            .expect(2);
+        r.one_line_error("fuzz-run", "-cmp_lib");
+        assert!(r.stderr.contains(why), "{}", r.stderr);
+        assert!(
+            std::fs::read_dir(w.path()).unwrap().next().is_none(),
+            "nothing written"
+        );
+    }
+}
+
+#[test]
 fn a_worker_that_cannot_start_is_misuse_not_a_finding() {
     // LLVMFuzzerInitialize exits: the library lists fine, but no worker
     // ever says hello. Exit 2, one line, nothing written.

@@ -756,6 +756,7 @@ fn list_typed_rust_library() {
             "kind": "typed",
             "symbol": "FuzzRecord",
             "args": ["string", "int64", "[]byte"],
+            "trace_cmp": true,
         })
     );
     assert_eq!(
@@ -785,6 +786,7 @@ fn list_libfuzzer_library_is_named_after_its_file() {
             "kind": "libfuzzer",
             "symbol": "LLVMFuzzerTestOneInput",
             "args": ["[]byte"],
+            "trace_cmp": true,
         })]
     );
     // DESIGN.md: without a leading `lib`, without `.so` and what follows.
