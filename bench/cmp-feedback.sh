@@ -7,8 +7,9 @@
 # fuzz-run with its automatic dictionary (the default, which reads the
 # constant from the code), without it, with -dict, and libFuzzer 19 on the
 # same comparison (bench/cmp/magic.rs); and behind a number the target
-# reads from decimal text (examples/cmp/number.c). Each run is capped; "-"
-# means not found.
+# reads from decimal text (examples/cmp/number.c), also with the library
+# built without trace-cmp, alone and with the trace-cmp build as -cmp_lib.
+# Each run is capped; "-" means not found.
 #
 #   bench/cmp-feedback.sh [SECONDS] [RUNS]    # defaults: 60 s, 3 runs
 set -euo pipefail
@@ -75,6 +76,8 @@ echo
 echo "a number read from decimal text == 4096000000017 in C (examples/cmp/number.c):"
 row "fuzz-run, comparison feedback" ours libcmp_number_clang.so cmp_number_clang -use_cmp 1
 row "fuzz-run -use_cmp=0 (Go's engine)" ours libcmp_number_clang.so cmp_number_clang -use_cmp 0
+row "fuzz-run, no trace-cmp build" ours libcmp_number_fast.so cmp_number_fast
+row "fuzz-run, that, -cmp_lib trace-cmp build" ours libcmp_number_fast.so cmp_number_fast -cmp_lib "$out/lib/libcmp_number.so"
 row "libFuzzer 19" theirs "$out/number_libfuzzer"
 printf 'magic="MAGIC_1234"\n' > "$out/magic.dict"
 echo

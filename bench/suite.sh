@@ -29,6 +29,8 @@
 #   fuzz-run-no-len-control  -len_control=0 (inputs may grow to -max_len at once)
 #   fuzz-run-no-auto-dict    -auto_dict=0 (no dictionary of useful operands)
 #   fuzz-run-dict            -dict bench/suite/dict/TARGET.dict (not cmp)
+#   fuzz-run-cmp-lib         a build without trace-cmp (fr-fast/), with the
+#                            trace-cmp build as -cmp_lib (AFL++'s CmpLog way)
 #   libfuzzer                clang-19 -fsanitize=fuzzer, defaults
 #   aflpp                    Debian's AFL++ 4.04c, afl-clang-fast (PCGUARD),
 #                            persistent mode through libAFLDriver.a
@@ -99,7 +101,7 @@ ncpu="$(nproc)"
 
 all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
-fuzz-run-no-auto-dict fuzz-run-dict"
+fuzz-run-no-auto-dict fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog go $ablations"
 targets="${TARGETS:-$all_targets}"
 engines_explicit="${ENGINES:-}"
@@ -230,6 +232,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-no-len-control) echo len_control ;;
     fuzz-run-no-auto-dict) echo auto_dict ;;
     fuzz-run-dict) echo dict ;;
+    fuzz-run-cmp-lib) echo cmp_lib ;;
     esac
 }
 kept=""
@@ -291,11 +294,14 @@ Lua 5.4.9 (lua-src 551.1.0), serde_json 1.0.154, regex 1.13.1"
 # (-g -O1, and the -fno-builtin-* set that -fsanitize=fuzzer implies, so
 # that memcmp & co stay calls every engine can see):
 #   fr/libT.so      clang-19 inline-8bit-counters,pc-table,trace-cmp: fuzz-run
+#   fr-fast/libT.so the same without trace-cmp (fuzz-run-cmp-lib, whose
+#                   -cmp_lib is fr/libT.so)
 #   lf/T            the same objects linked with -fsanitize=fuzzer: libFuzzer,
 #                   and the meter every engine's corpus is replayed through
 #   afl/T           afl-clang-fast (PCGUARD) + libAFLDriver.a
 #   aflcmp/T        the same with AFL_LLVM_CMPLOG=1 (afl-fuzz -c 0)
-# Rust targets: one crate per target (cdylib + staticlib), built three times:
+# Rust targets: one crate per target (cdylib + staticlib), built three times
+# (four with fr-fast, the fr flags without trace-compares):
 # the sancov flags of the fr/lf build; trace-pc-guard for afl/T, linked with
 # AFL++'s afl-compiler-rt.o and libAFLDriver.a; trace-pc-guard plus
 # trace-compares for aflcmp/T (afl-compiler-rt's __sanitizer_cov_trace_cmp*
@@ -304,6 +310,8 @@ build="$out/build"
 mkdir -p "$build"
 # shellcheck disable=SC2054 # commas inside one flag
 COV=(-fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp)
+# shellcheck disable=SC2054
+COV_FAST=(-fsanitize-coverage=inline-8bit-counters,pc-table)
 CBASE=(-g -O1 -w -fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strcmp -fno-builtin-strncmp
     -fno-builtin-strcasecmp -fno-builtin-strncasecmp -fno-builtin-strstr -fno-builtin-memmem)
 c_sources() { # target -> the library's sources, one a line
@@ -352,7 +360,7 @@ compile_objs() {
     done
 }
 
-build_c() { # target flavour(frlf|afl|aflcmp)
+build_c() { # target flavour(frlf|frfast|afl|aflcmp)
     local t="$1" fl="$2" d="$build/$1" srcs=() objs=() extra
     mapfile -t srcs < <(c_sources "$t")
     srcs+=("$(c_harness "$t")")
@@ -364,6 +372,12 @@ build_c() { # target flavour(frlf|afl|aflcmp)
         mkdir -p "$d/fr" "$d/lf"
         "$CLANG" -shared "${objs[@]}" -o "$d/fr/lib$t.so" -lm || die "linking $d/fr/lib$t.so failed"
         "$CLANG" -fsanitize=fuzzer "${objs[@]}" -o "$d/lf/$t" -lm || die "linking the libFuzzer build of $t failed"
+        ;;
+    frfast)
+        mapfile -t objs < <(compile_objs "$d/obj-frfast" "$CLANG" -fPIC "${CBASE[@]}" "${COV_FAST[@]}" "${extra[@]}" -- "${srcs[@]}")
+        [ "${#objs[@]}" -eq "${#srcs[@]}" ] || die "$CLANG failed on $t (fr-fast)"
+        mkdir -p "$d/fr-fast"
+        "$CLANG" -shared "${objs[@]}" -o "$d/fr-fast/lib$t.so" -lm || die "linking $d/fr-fast/lib$t.so failed"
         ;;
     afl | aflcmp)
         local envs=(AFL_QUIET=1 AFL_DONT_OPTIMIZE=1)
@@ -380,7 +394,7 @@ build_c() { # target flavour(frlf|afl|aflcmp)
     esac
 }
 
-build_rust() { # target flavour(frlf|afl|aflcmp)
+build_rust() { # target flavour(frlf|frfast|afl|aflcmp)
     local t="$1" fl="$2" d="$build/$1" crate="$build/$1/crate" host rel flags dep
     host="$(rustc -vV | sed -n 's/^host: //p')"
     case "$t" in serde_json) dep='serde_json = "=1.0.154"' ;; regex) dep='regex = "=1.13.1"' ;; esac
@@ -404,6 +418,7 @@ TOML
     flags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3"
     case "$fl" in
     frlf) flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares" ;;
+    frfast) flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table" ;;
     afl) flags+=" -Cllvm-args=-sanitizer-coverage-trace-pc-guard" ;;
     aflcmp) flags+=" -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Cllvm-args=-sanitizer-coverage-trace-compares" ;;
     esac
@@ -425,6 +440,10 @@ TOML
         cp "$rel/libsuite_$t.so" "$d/fr/lib$t.so"
         "$CLANG" -fsanitize=fuzzer "$rel/libsuite_$t.a" -o "$d/lf/$t" "${gc[@]}" ||
             die "linking the libFuzzer build of $t failed"
+        ;;
+    frfast)
+        mkdir -p "$d/fr-fast"
+        cp "$rel/libsuite_$t.so" "$d/fr-fast/lib$t.so"
         ;;
     afl | aflcmp)
         mkdir -p "$d/$fl"
@@ -456,6 +475,7 @@ build_target() { # target flavour
 }
 for t in $targets; do
     build_target "$t" frlf
+    if uses fuzz-run-cmp-lib; then build_target "$t" frfast; fi
     if uses aflpp; then build_target "$t" afl; fi
     if uses aflpp-cmplog; then build_target "$t" aflcmp; fi
 done
@@ -605,7 +625,11 @@ run_one() {
         fuzz-run-no-auto-dict) cmd+=(-auto_dict=0) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         esac
-        cmd+=("$build/$t/fr/lib$t.so")
+        if [ "$e" = fuzz-run-cmp-lib ]; then
+            cmd+=(-cmp_lib "$build/$t/fr/lib$t.so" "$build/$t/fr-fast/lib$t.so")
+        else
+            cmd+=("$build/$t/fr/lib$t.so")
+        fi
         ;;
     libfuzzer)
         mkdir -p "$d/corpus"
