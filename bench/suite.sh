@@ -541,12 +541,15 @@ done
 # ------------------------------------------------------------ runs
 # The one meter: a corpus (the seeds plus what an engine kept) replayed
 # through the target's libFuzzer build with -runs=0; its last cov: figure.
+# Its artifacts (slow-unit-* of inputs slower than 10 s) go under bench/out,
+# not into the caller's directory.
 empty="$out/empty"
-mkdir -p "$empty"
+meter_artifacts="$out/meter-artifacts"
+mkdir -p "$empty" "$meter_artifacts"
 meter() { # target dirs... -> edges (empty if the replay failed)
     local t="$1"
     shift
-    "$build/$t/lf/$t" -runs=0 "$empty" "$@" 2>&1 |
+    "$build/$t/lf/$t" -runs=0 -artifact_prefix="$meter_artifacts/" "$empty" "$@" 2>&1 |
         sed -n 's/.*\(INITED\|DONE\) *cov: \([0-9]*\).*/\2/p' | tail -n1 || true
 }
 json_num() { sed -n "s/.*\"$1\":\([0-9.eE+-]*\).*/\1/p" <<<"$2" | head -n1; }
