@@ -602,7 +602,7 @@ cg_done() { # dir -> CPU seconds used in it (nothing without one); removes it
 # run_one TARGET ENGINE RUN CPU: one run, its samples replayed, its result
 # line written to DIR/result.tsv; a run that could not start fails.
 run_one() {
-    local t="$1" e="$2" r="$3" cpu="$4" d rc=0 t0 cmd=() envs=() load0 load1 started wd go_cache=""
+    local t="$1" e="$2" r="$3" cpu="$4" d rc=0 t0 cmd=() envs=() load0 load1 started wd go_cache="" lib
     d="$mode_dir/runs/${secs}s/$t/$e/$r"
     rm -rf "$d"
     mkdir -p "$d/snap"
@@ -620,6 +620,7 @@ run_one() {
         # and as libFuzzer does past slow inputs (its -timeout is 1200 s).
         # The cmp target measures the time to its bug: every engine stops.
         [ "$t" = cmp ] || cmd+=(-keepfuzzing)
+        lib="$build/$t/fr/lib$t.so"
         case "$e" in
         fuzz-run-no-cmp) cmd+=(-use_cmp=0) ;;
         fuzz-run-no-entropic) cmd+=(-entropic=0) ;;
@@ -627,12 +628,9 @@ run_one() {
         fuzz-run-no-len-control) cmd+=(-len_control=0) ;;
         fuzz-run-no-auto-dict) cmd+=(-auto_dict=0) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
+        fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;
         esac
-        if [ "$e" = fuzz-run-cmp-lib ]; then
-            cmd+=(-cmp_lib "$build/$t/fr/lib$t.so" "$build/$t/fr-fast/lib$t.so")
-        else
-            cmd+=("$build/$t/fr/lib$t.so")
-        fi
+        cmd+=("$lib")
         ;;
     libfuzzer)
         mkdir -p "$d/corpus"

@@ -54,7 +54,8 @@ pub struct Inspection {
     /// True when it uses gcc's `trace-pc` (or indirect-call tracing), whose
     /// counters live in the worker's hashed PC map.
     pub uses_pc_map: bool,
-    /// True when it calls the trace-cmp callbacks (`-cmp_lib` needs them).
+    /// True when it calls the trace-cmp callbacks (`list -json` says so;
+    /// fuzz-run's `-cmp_lib` needs them).
     pub traces_cmp: bool,
 }
 

@@ -40,18 +40,14 @@ fn open(lib: &Path, runtime: Option<&Path>) -> Result<Library, CliError> {
 }
 
 /// Opens the comparison build of `target` (`--cmp-lib`), runs its
-/// initialiser, and finds the target in it.
+/// initialiser, and finds the target in it. fuzz-run has checked it first
+/// (`targets::check_cmp_lib`), trace-cmp callbacks included.
 fn open_cmp_lib(
     path: &Path,
     target: &library::Target,
 ) -> Result<(Library, library::Target), CliError> {
     let misuse = |e: String| CliError::misuse(format!("-cmp_lib {}: {e}", path.display()));
     let lib = Library::open(path).map_err(misuse)?;
-    if !lib.traces_cmp {
-        return Err(misuse(
-            "it calls no trace-cmp callbacks: build it with -fsanitize-coverage=trace-cmp (rustc: -Cllvm-args=-sanitizer-coverage-trace-compares)".into(),
-        ));
-    }
     let found = lib.same_target(target).map_err(misuse)?.clone();
     lib.initialize();
     Ok((lib, found))
@@ -143,7 +139,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
             if let Some(cmp) = &cmp_lib {
                 sanitizer::ensure_runtime(cmp, sanitizer_runtime.as_deref())
-                    .map_err(|e| CliError::misuse(format!("{}: {e}", cmp.display())))?;
+                    .map_err(|e| CliError::misuse(format!("-cmp_lib {}: {e}", cmp.display())))?;
             }
             let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
             let shm = fuzz_core::shm::Shm::open(&shm)?;

@@ -108,14 +108,35 @@ fn int_bytes(v: u64, size: u8, big: bool) -> Vec<u8> {
     }
 }
 
-/// `v` as the target would have read it from text: decimal, with a minus
-/// sign when it is negative as a signed integer of `size` bytes.
-fn decimal(v: u64, size: u8) -> Vec<u8> {
-    let signed = sign_extend(v & width_mask(size), size);
-    if signed < 0 {
-        signed.to_string().into_bytes()
-    } else {
-        (v & width_mask(size)).to_string().into_bytes()
+/// The decimal text of an integer, in place: the longest is 20 bytes
+/// (`u64::MAX`, or `i64::MIN` with its sign), so a hint mutation writes
+/// numbers without allocating.
+struct Decimal {
+    buf: [u8; 20],
+    len: usize,
+}
+
+impl Decimal {
+    /// `v` as the target would have read it from text: decimal, with a
+    /// minus sign when it is negative as a signed integer of `size` bytes.
+    fn of(v: u64, size: u8) -> Decimal {
+        use std::io::Write;
+        let v = v & width_mask(size);
+        let signed = sign_extend(v, size);
+        let mut buf = [0u8; 20];
+        let mut rest = &mut buf[..];
+        // 20 bytes hold any u64 or i64: the write cannot fail.
+        let _ = if signed < 0 {
+            write!(rest, "{signed}")
+        } else {
+            write!(rest, "{v}")
+        };
+        let len = 20 - rest.len();
+        Decimal { buf, len }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
     }
 }
 
@@ -133,16 +154,17 @@ fn replace_decimal(
     size: u8,
     rng: &mut Rng,
     max_len: usize,
-) -> Option<Vec<u8>> {
-    let from_t = decimal(from, size);
-    let to_t = decimal(to, size);
+) -> Option<Decimal> {
+    let from_t = Decimal::of(from, size);
+    let to_t = Decimal::of(to, size);
+    let from_t = from_t.bytes();
     let single = from_t.len() == 1;
     let starts_number = |d: &[u8], i: usize| {
         let before = d[..i].iter().rev().take_while(|c| c.is_ascii_digit());
         let after = d.get(i + from_t.len());
         before.into_iter().all(|&c| c == b'0') && !(single && after.is_some_and(u8::is_ascii_digit))
     };
-    replace_where(data, &from_t, &to_t, rng, max_len, starts_number).then_some(to_t)
+    replace_where(data, from_t, to_t.bytes(), rng, max_len, starts_number).then_some(to_t)
 }
 
 /// One step away from `v`, or `v` itself: the other side of a `<` often
@@ -180,7 +202,7 @@ fn mutate_bytes(
         let to = nudge(to, rng, mask);
         if h.size > 1 {
             if let Some(t) = replace_decimal(data, from, to, h.size, rng, max_len) {
-                written.extend_from_slice(&t);
+                written.extend_from_slice(t.bytes());
                 return true;
             }
         }
