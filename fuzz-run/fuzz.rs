@@ -855,6 +855,7 @@ impl Coordinator<'_> {
             cross_over: self.cli.cross_over,
             len_control: self.cli.len_control,
             auto_dict: self.cli.auto_dict,
+            utf8: self.cli.utf8,
         };
         let corpus = if search.entropic || search.cross_over {
             let new = self.corpus[self.shared[w]..]

@@ -17,7 +17,9 @@
 //!   `fuzz_mutate_NAME`),
 //! - and writes comparison operands (`use_cmp`) and dictionary words into
 //!   a share of the inputs, keeping the operands that led to new coverage
-//!   as words of an automatic dictionary (`auto_dict`).
+//!   as words of an automatic dictionary (`auto_dict`),
+//! - and writes whole characters outside ASCII into arguments that are
+//!   valid UTF-8 (`utf8`, `fuzz_core::utf8`).
 
 use crate::coverage::Feature;
 use crate::custom::Custom;
@@ -77,6 +79,9 @@ const HINT_REFRESH: u64 = 256;
 const CMP_LIB_CHAIN_EVERY: u64 = 4;
 /// One mutation in this many writes a dictionary word (`-dict`).
 const DICT_ONE_IN: usize = 8;
+/// One mutation in this many writes a whole UTF-8 character into text
+/// (`-utf8`).
+const UTF8_ONE_IN: usize = 16;
 /// One chain in this many starts from a splice of two entries.
 const SPLICE_ONE_IN: usize = 8;
 /// The automatic dictionary holds at most this many words.
@@ -386,8 +391,8 @@ impl Fuzzer {
         cap
     }
 
-    /// One mutation: a dictionary word (given or automatic), a comparison
-    /// operand, or Go's.
+    /// One mutation: a UTF-8 character, a dictionary word (given or
+    /// automatic), a comparison operand, or Go's.
     fn mutate(
         &mut self,
         exec: &mut Executor,
@@ -411,6 +416,12 @@ impl Fuzzer {
                 self.mutate_custom(custom, values, seed, mark, rng, cap, slice)
             });
             if mutated == Some(true) {
+                return;
+            }
+        }
+        if slice.search.utf8 && mutator.rng_mut().intn(UTF8_ONE_IN) == 0 {
+            let rng = mutator.rng_mut();
+            if fuzz_core::utf8::mutate(values, rng, cap) {
                 return;
             }
         }
@@ -581,6 +592,7 @@ mod tests {
                 cross_over: false,
                 len_control,
                 auto_dict: true,
+                utf8: true,
             },
         }
     }

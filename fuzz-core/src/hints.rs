@@ -279,15 +279,9 @@ fn sign_extend(v: u64, size: u8) -> i64 {
 /// Writes a dictionary word into one `[]byte` or `string` argument,
 /// over its bytes or inserted; false when there is no such argument.
 pub fn place_word(values: &mut [Value], word: &[u8], rng: &mut Rng, max_len: usize) -> bool {
-    let slots: Vec<usize> = (0..values.len())
-        .filter(|&i| matches!(values[i], Value::Bytes(_) | Value::String(_)))
-        .collect();
-    if slots.is_empty() {
-        return false;
-    }
-    match &mut values[slots[rng.intn(slots.len())]] {
-        Value::Bytes(b) | Value::String(b) => place(b, word, rng, max_len),
-        _ => false,
+    match crate::value::pick_bytes(values, rng) {
+        Some(b) => place(b, word, rng, max_len),
+        None => false,
     }
 }
 

@@ -28,6 +28,7 @@ pub mod rng;
 pub mod schedule;
 pub mod shm;
 pub mod splice;
+pub mod utf8;
 pub mod value;
 pub mod worker;
 

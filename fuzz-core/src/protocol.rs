@@ -84,6 +84,10 @@ pub struct Search {
     /// coverage (libFuzzer's persistent auto-dictionary), and the words of
     /// the target's code (`crate::codewords`).
     pub auto_dict: bool,
+    /// Now and then write a whole character of two to four bytes into a
+    /// `[]byte` or `string` argument that is valid UTF-8
+    /// (`crate::utf8`).
+    pub utf8: bool,
 }
 
 /// What a minimization must keep.
@@ -227,6 +231,7 @@ mod tests {
                 cross_over: false,
                 len_control: 100,
                 auto_dict: true,
+                utf8: true,
             },
         };
         let line = to_line(&r);

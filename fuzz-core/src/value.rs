@@ -195,6 +195,25 @@ impl Value {
     }
 }
 
+/// One `[]byte` or `string` argument of `values`, drawn at random (the
+/// byte mutations that are not Go's write into these); None when there
+/// is none.
+pub fn pick_bytes<'a>(
+    values: &'a mut [Value],
+    rng: &mut crate::rng::Rng,
+) -> Option<&'a mut Vec<u8>> {
+    let is_bytes = |v: &Value| matches!(v, Value::Bytes(_) | Value::String(_));
+    let n = values.iter().filter(|v| is_bytes(v)).count();
+    if n == 0 {
+        return None;
+    }
+    let nth = rng.intn(n);
+    match values.iter_mut().filter(|v| is_bytes(v)).nth(nth) {
+        Some(Value::Bytes(b) | Value::String(b)) => Some(b),
+        _ => None,
+    }
+}
+
 /// Packs a whole entry for a typed target.
 pub fn pack_all(values: &[Value]) -> Vec<u8> {
     let mut w = ArgWriter::new();
