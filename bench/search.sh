@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What rarity scheduling (-entropic) and splicing (-cross_over) buy: seconds
+# What rarity scheduling (-entropic), splicing (-cross_over) and whole UTF-8
+# characters (-utf8) buy: seconds
 # until a planted bug that needs them is found, each switched on and off,
 # with libFuzzer 19 on the same source beside them.
 #
@@ -13,6 +14,9 @@
 #   its end, an abort when both are complete. Once both ladders are known,
 #   completing one on an entry of the other brings nothing new until every
 #   rung is in place at once; a splice joins them.
+# examples/search/script.c: valid UTF-8 or rejected, an abort at three
+#   characters past U+FFFF (four bytes each); each one found is a rung.
+#   Byte mutations must write a valid four-byte sequence in one go.
 # Comparison feedback is off (-use_cmp 0; libFuzzer: -use_cmp=0): the byte
 # checks would otherwise be solved by copying their operands, which is
 # bench/cmp-feedback.sh's subject, not this one's. Targets are gcc trace-pc
@@ -29,7 +33,7 @@ command -v python3 >/dev/null || { echo "search.sh: python3 is required" >&2; ex
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 export PATH="$root/target/release:$PATH"
 "$root/examples/build.sh" "$out/lib" >/dev/null
-for t in ladder halves; do
+for t in ladder halves script; do
     clang-19 -g -O1 -fsanitize=fuzzer "$root/examples/search/$t.c" -o "$out/${t}_libfuzzer"
 done
 
@@ -39,13 +43,14 @@ python3 - "$out/raw" <<'PY'
 import os, random, sys
 random.seed(1)
 base = sys.argv[1]
-os.makedirs(f"{base}/ladder"); os.makedirs(f"{base}/halves")
+os.makedirs(f"{base}/ladder"); os.makedirs(f"{base}/halves"); os.makedirs(f"{base}/script")
 for i in range(300):
     n = random.randint(8, 20)
     open(f"{base}/ladder/seed{i:03}", "wb").write(bytes(random.choice(b"abcdefghijKMNOP") for _ in range(n)))
 open(f"{base}/halves/start", "wb").write(b"xxxxxxxxxxxx")
+open(f"{base}/script/start", "wb").write(b"text")
 PY
-for t in ladder halves; do
+for t in ladder halves script; do
     fuzz-convert import -testdata "$out/testdata" -target "$t" "$out/raw/$t" >/dev/null
 done
 
@@ -71,13 +76,13 @@ theirs() { # target -> seconds to the bug, or -
 row() { # label, then the command printing one time
     local label="$1"
     shift
-    printf '%-44s' "$label"
+    printf '%-50s' "$label"
     for ((i = 1; i <= runs; i++)); do printf '%10s' "$("$@")"; done
     echo
 }
 header() {
     echo "$1"
-    printf '%-44s' "engine"; for ((i = 1; i <= runs; i++)); do printf '%10s' "run $i"; done; echo
+    printf '%-50s' "engine"; for ((i = 1; i <= runs; i++)); do printf '%10s' "run $i"; done; echo
 }
 header "ladder behind 300 useless seeds (examples/search/ladder.c):"
 row "fuzz-run (rarity scheduling, the default)" ours ladder
@@ -88,5 +93,10 @@ header "two halves found apart (examples/search/halves.c):"
 row "fuzz-run (splicing, the default)" ours halves
 row "fuzz-run -cross_over 0" ours halves -cross_over 0
 row "libFuzzer 19 -use_cmp=0" theirs halves
+echo
+header "three characters past U+FFFF in valid UTF-8 (examples/search/script.c):"
+row "fuzz-run (whole UTF-8 characters, the default)" ours script
+row "fuzz-run -utf8 0" ours script -utf8 0
+row "libFuzzer 19 -use_cmp=0" theirs script
 echo
 echo "seconds to the planted bug; - = not found in ${cap}s"

@@ -112,6 +112,7 @@ build_c libcmp_number_fast.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/cmp/num
 # The search beyond Go's (bench/search.sh): trace-pc alone, no operands.
 build_c libladder.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/ladder.c"
 build_c libhalves.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/halves.c"
+build_c libscript.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/script.c"
 
 if [ "$HAVE_CLANG" = 1 ]; then
     build_c libc_parse_clang.so "$CLANG" "${CLANG_COV[@]}" "$HERE/c/parse.c"

@@ -211,7 +211,7 @@ impl Rng {
 }
 
 /// Every library `examples/build.sh` builds (with clang-19 present).
-pub const EXAMPLE_LIBRARIES: [&str; 21] = [
+pub const EXAMPLE_LIBRARIES: [&str; 25] = [
     "librust_typed.so",
     "librust_typed_fixed.so",
     "librust_bytes.so",
@@ -230,9 +230,13 @@ pub const EXAMPLE_LIBRARIES: [&str; 21] = [
     "libcmp_c_fixed.so",
     "libcmp_number.so",
     "libcmp_number_fixed.so",
+    "libcmp_number_fast.so",
     "libcmp_c_clang.so",
     "libcmp_c_clang_fixed.so",
     "libmisbehave.so",
+    "libladder.so",
+    "libhalves.so",
+    "libscript.so",
 ];
 
 /// The example target libraries, built by `examples/build.sh` once per test
