@@ -95,8 +95,8 @@ row "fuzz-run -cross_over 0" ours halves -cross_over 0
 row "libFuzzer 19 -use_cmp=0" theirs halves
 echo
 header "three characters past U+FFFF in valid UTF-8 (examples/search/script.c):"
-row "fuzz-run (whole UTF-8 characters, the default)" ours script
-row "fuzz-run -utf8 0" ours script -utf8 0
+row "fuzz-run -utf8 1 (whole UTF-8 characters)" ours script -utf8 1
+row "fuzz-run (the default, -utf8 0)" ours script
 row "libFuzzer 19 -use_cmp=0" theirs script
 echo
 echo "seconds to the planted bug; - = not found in ${cap}s"

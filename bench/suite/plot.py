@@ -23,7 +23,7 @@ ENGINE_COLORS = {
     "aflpp-cmplog": "#d62728", "go": "#00add8", "fuzz-run-no-cmp": "#9467bd",
     "fuzz-run-no-entropic": "#ff7f0e", "fuzz-run-no-cross-over": "#e377c2",
     "fuzz-run-no-len-control": "#17becf", "fuzz-run-no-auto-dict": "#7f7f7f",
-    "fuzz-run-no-utf8": "#c5b0d5",
+    "fuzz-run-utf8": "#c5b0d5",
     "fuzz-run-dict": "#bcbd22", "fuzz-run-cmp-lib": "#aec7e8",
 }
 OTHER_COLORS = ["#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173"]

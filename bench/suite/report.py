@@ -18,7 +18,7 @@ import sys
 ENGINE_ORDER = [
     "fuzz-run", "libfuzzer", "aflpp", "aflpp-cmplog", "go", "fuzz-run-no-cmp",
     "fuzz-run-no-entropic", "fuzz-run-no-cross-over", "fuzz-run-no-len-control",
-    "fuzz-run-no-auto-dict", "fuzz-run-no-utf8", "fuzz-run-dict", "fuzz-run-cmp-lib",
+    "fuzz-run-no-auto-dict", "fuzz-run-utf8", "fuzz-run-dict", "fuzz-run-cmp-lib",
 ]
 TARGET_ORDER = ["zlib", "sqlite", "lua", "serde_json", "regex", "cmp"]
 
