@@ -14,9 +14,10 @@
 #   its end, an abort when both are complete. Once both ladders are known,
 #   completing one on an entry of the other brings nothing new until every
 #   rung is in place at once; a splice joins them.
-# examples/search/script.c: valid UTF-8 or rejected, an abort at three
-#   characters past U+FFFF (four bytes each); each one found is a rung.
-#   Byte mutations must write a valid four-byte sequence in one go.
+# examples/search/script.c: valid UTF-8 or rejected (the validation not
+#   instrumented, as Rust's std is not), an abort at three emoji (four
+#   bytes each, F0 9F ..); each one found is a rung. Byte mutations must
+#   write a valid four-byte sequence in one go; -utf8 1 writes characters.
 # Comparison feedback is off (-use_cmp 0; libFuzzer: -use_cmp=0): the byte
 # checks would otherwise be solved by copying their operands, which is
 # bench/cmp-feedback.sh's subject, not this one's. Targets are gcc trace-pc
@@ -94,7 +95,7 @@ row "fuzz-run (splicing, the default)" ours halves
 row "fuzz-run -cross_over 0" ours halves -cross_over 0
 row "libFuzzer 19 -use_cmp=0" theirs halves
 echo
-header "three characters past U+FFFF in valid UTF-8 (examples/search/script.c):"
+header "three emoji in valid UTF-8 (examples/search/script.c):"
 row "fuzz-run -utf8 1 (whole UTF-8 characters)" ours script -utf8 1
 row "fuzz-run (the default, -utf8 0)" ours script
 row "libFuzzer 19 -use_cmp=0" theirs script

@@ -14,12 +14,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#if defined(__clang__)
+#define NO_COVERAGE __attribute__((no_sanitize("coverage"), noinline))
+#else
+#define NO_COVERAGE __attribute__((no_sanitize_coverage, noinline))
+#endif
+
 // The length of the UTF-8 sequence at d (n bytes left), 0 when it is not
 // valid (overlong forms, surrogates and values past U+10FFFF are not); its
 // value in *out.
 // Not instrumented, as Rust's str::from_utf8 (in the uninstrumented
 // standard library) is not: how far a broken sequence got is no coverage.
-__attribute__((no_sanitize_coverage)) static size_t sequence(const uint8_t *d, size_t n, uint32_t *out) {
+NO_COVERAGE static size_t sequence(const uint8_t *d, size_t n, uint32_t *out) {
     uint8_t c = d[0];
     *out = c;
     if (c < 0x80)
