@@ -203,7 +203,9 @@ bin="$mode_dir/bin"
 if [ -n "${FUZZ_BIN:-}" ] || [ "$mode" = quick ] || [ "${REBUILD:-0}" != 0 ] || [ ! -x "$bin/fuzz-run" ]; then
     if [ -n "${FUZZ_BIN:-}" ]; then
         from="$(cd "$FUZZ_BIN" && pwd)" || die "FUZZ_BIN: no directory $FUZZ_BIN"
-        built_from="$FUZZ_BIN"
+        # A path of this machine is no record: relative to the repository
+        # when it is inside, with the commit checked out.
+        built_from="FUZZ_BIN=${FUZZ_BIN#"$root"/} at git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
     else
         note "building fuzz-run, fuzz-worker, fuzz-convert (release, CARGO_TARGET_DIR=bench/out/target)"
         CARGO_TARGET_DIR="$here/out/target" cargo build --release --quiet --manifest-path "$root/Cargo.toml" \

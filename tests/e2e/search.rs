@@ -3,8 +3,9 @@
 //! among 300 useless seeds; splicing (-cross_over) joins two halves found
 //! apart; whole UTF-8 characters (-utf8 1) get three emoji into text that
 //! must stay valid. The targets are built with gcc's trace-pc alone and
-//! fuzzed with -use_cmp 0, so no comparison operand gives the answer away. The same
-//! runs with each switch off are in bench/search.sh (minutes, not seconds).
+//! fuzzed with -use_cmp 0, so no comparison operand gives the answer
+//! away. The same runs with each switch flipped are in bench/search.sh
+//! (minutes, not seconds).
 
 use crate::common::*;
 use std::path::Path;
