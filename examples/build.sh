@@ -130,6 +130,7 @@ if [ "$HAVE_CLANG" = 1 ]; then
     build_c libcustom_record_mutator_hang.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED -DMUTATOR_BUG=2 "$HERE/custom/record.c"
     build_c libcustom_config.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/custom/config.c"
     build_c libcustom_config_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/custom/config.c"
+    build_c libcustom_config_cross_over_crash.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED -DCROSS_OVER_BUG "$HERE/custom/config.c"
 fi
 
 echo "examples/build.sh: built $(find "$OUT" -maxdepth 1 -name 'lib*.so' | wc -l) libraries in $OUT" >&2

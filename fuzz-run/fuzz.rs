@@ -1313,7 +1313,11 @@ impl Coordinator<'_> {
                 self.replace_worker(w)?;
                 return Ok(false);
             }
-            let headline = self.mutator_headline(&death.kind, &m);
+            let other = match &death.other {
+                Some(other) => Some(self.record_other_entry(other)?),
+                None => None,
+            };
+            let headline = self.mutator_headline(&death.kind, &m, other.as_deref());
             let kind = format!("custom mutator: {}", death.kind);
             let stop = self.failure(&entry, &headline, &death.report, &kind, None)?;
             if !stop {
@@ -1394,17 +1398,42 @@ impl Coordinator<'_> {
         Ok(stop)
     }
 
+    /// Where the other entry of a cross-over that failed is: the seed file
+    /// that holds it, or else a file written beside the crasher (a cached
+    /// entry may be cleaned away), named by its digest.
+    fn record_other_entry(&self, other: &[u8]) -> Result<String, CliError> {
+        let text = String::from_utf8(codec::encode(&[Value::Bytes(other.to_vec())]))
+            .expect("v1 text is UTF-8");
+        let seed = self
+            .corpus
+            .iter()
+            .find(|e| e.origin == Origin::Seed && e.text == text);
+        let path = match seed {
+            Some(e) => self.seed_dir.join(&e.name),
+            None => {
+                fsutil::create_dir_all(&self.seed_dir)?;
+                let path = self.seed_dir.join(digest::entry_name(text.as_bytes()));
+                fsutil::write_new_atomic(&path, text.as_bytes())?;
+                path
+            }
+        };
+        Ok(path.display().to_string())
+    }
+
     /// What to say of a worker that died in a call `m` of the target's
-    /// custom mutators: the mutator's fault, and how to reproduce it.
-    fn mutator_headline(&self, kind: &str, m: &Mutation) -> String {
+    /// custom mutators: the mutator's fault, and how to reproduce it
+    /// (`other`: where a cross-over's other entry is).
+    fn mutator_headline(&self, kind: &str, m: &Mutation, other: Option<&str>) -> String {
         let call = match m.call {
             MutatorCall::Mutator => format!(
                 "LLVMFuzzerCustomMutator (on the recorded input, max_size {}, seed {})",
                 m.max_size, m.seed
             ),
             MutatorCall::CrossOver => format!(
-                "LLVMFuzzerCustomCrossOver (of the recorded input and another corpus entry, max_out_size {}, seed {})",
-                m.max_size, m.seed
+                "LLVMFuzzerCustomCrossOver (of the recorded input and {}, max_out_size {}, seed {})",
+                other.unwrap_or("another corpus entry"),
+                m.max_size,
+                m.seed
             ),
             MutatorCall::Value => {
                 let name = match self.target.args.get(usize::from(m.arg)) {

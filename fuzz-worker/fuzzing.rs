@@ -483,7 +483,7 @@ impl Fuzzer {
             {
                 if let [Value::Bytes(other)] = self.pool[rng.intn(self.pool.len())].as_slice() {
                     let mut out = Vec::new();
-                    mark(MutatorCall::CrossOver, 0, cap);
+                    mark(MutatorCall::CrossOver, 0, cap, other);
                     if custom.cross_over(data, other, &mut out, cap, seed) {
                         *data = out;
                         return true;
@@ -493,7 +493,7 @@ impl Fuzzer {
             if !custom.has_mutator() {
                 return false;
             }
-            mark(MutatorCall::Mutator, 0, cap);
+            mark(MutatorCall::Mutator, 0, cap, &[]);
             return custom.mutate(data, cap, seed);
         }
         // A typed target: the argument Go's mutator would pick, if it is
@@ -504,7 +504,7 @@ impl Fuzzer {
         match &mut values[arg] {
             Value::Custom { name, data } if custom.has_value_mutator(name) => {
                 let room = slice.max_len.max(data.len());
-                mark(MutatorCall::Value, arg, room);
+                mark(MutatorCall::Value, arg, room, &[]);
                 custom.mutate_value(name, data, room, seed)
             }
             _ => false,
@@ -689,7 +689,7 @@ mod tests {
             &custom,
             &mut values,
             1,
-            &mut |_, _, _| {},
+            &mut |_, _, _, _: &[u8]| {},
             &mut Rng::new(1),
             FIRST_CAP,
             &s
@@ -706,7 +706,7 @@ mod tests {
             &custom,
             &mut long,
             1,
-            &mut |_, _, _| {},
+            &mut |_, _, _, _: &[u8]| {},
             &mut Rng::new(1),
             FIRST_CAP,
             &s

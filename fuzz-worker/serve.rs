@@ -19,8 +19,9 @@ use fuzz_core::protocol::{self, Exec, Keep, Request, Response};
 use fuzz_core::shm::{Mutation, MutatorCall, Shm};
 
 /// Marks a custom mutator call as under way: which one, on which argument,
-/// with how much room (see [`Executor::guard_mutation`]).
-pub type Mark<'a> = dyn FnMut(MutatorCall, usize, usize) + 'a;
+/// with how much room, and a cross-over's other entry (empty for the other
+/// calls; see [`Executor::guard_mutation`]).
+pub type Mark<'a> = dyn FnMut(MutatorCall, usize, usize, &[u8]) + 'a;
 use fuzz_core::{codec, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, RawFd};
@@ -124,9 +125,10 @@ impl Executor {
     /// Runs `mutate`, which may call the target's own custom mutators on
     /// `values`, seeded with `seed`, as the coordinator times and blames
     /// an execution: shared memory holds the input being mutated, and
-    /// `mutate` marks each call it makes (`mark(call, arg, max_size)`), so
-    /// that a mutator that crashes or hangs is reported as such, with what
-    /// reproduces it. None when the target has no custom mutators.
+    /// `mutate` marks each call it makes (`mark(call, arg, max_size,
+    /// other)`), so that a mutator that crashes or hangs is reported as
+    /// such, with what reproduces it. None when the target has no custom
+    /// mutators.
     pub fn guard_mutation<R>(
         &mut self,
         values: &mut [Value],
@@ -137,7 +139,8 @@ impl Executor {
         let input = Self::input(&self.kind, &mut self.buf, values);
         self.shm.stage(input);
         let shm = &mut self.shm;
-        let mut mark = |call, arg: usize, max_size: usize| {
+        let mut mark = |call, arg: usize, max_size: usize, other: &[u8]| {
+            shm.stage_other(other);
             shm.begin_mutation(Mutation {
                 call,
                 arg: arg.min(u16::MAX as usize) as u16,

@@ -12,7 +12,13 @@
  * level=9. The seed corpus (examples/custom/testdata/fuzz/custom_config/)
  * has one configuration with each line: only crossing them over finds it.
  * Trigger: known-inputs/custom_config. Built with -DFIXED: no abort.
+ *
+ * With -DFIXED -DCROSS_OVER_BUG (libcustom_config_cross_over_crash.so) the
+ * cross-over itself crashes on the calls whose seed is a multiple of 64,
+ * after it writes the sizes of its two inputs to stderr: fuzz-run must
+ * record both inputs of the call, the second one too.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +75,12 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
                                  const uint8_t *data2, size_t size2,
                                  uint8_t *out, size_t max_out_size,
                                  unsigned int seed) {
+#ifdef CROSS_OVER_BUG
+    if (seed % 64 == 0) {
+        fprintf(stderr, "cross-over of %zu and %zu bytes\n", size1, size2);
+        *(volatile int *)0 = 0;
+    }
+#endif
     size_t ends1[MAX_LINES], ends2[MAX_LINES];
     size_t n1 = line_ends(data1, size1, ends1, MAX_LINES);
     size_t n2 = line_ends(data2, size2, ends2, MAX_LINES);

@@ -15,19 +15,24 @@
 //! executed before. The coordinator times a marked call as it times an
 //! execution.
 //!
-//! Layout (native endianness): magic "FUZZSHM2", execs u64, input length
+//! A cross-over takes a second entry: the worker stores it too, so that a
+//! cross-over that fails is recorded with both of its inputs.
+//!
+//! Layout (native endianness): magic "FUZZSHM3", execs u64, input length
 //! u64, capacity u64, finished executions u64, mutation u64 (0, or a
 //! [`Mutation`] packed while a custom mutator runs), the mutation's room
-//! u64, then the input bytes. An execution is running while the two counts
-//! differ, so only a running one (or a marked mutation) can be judged hung.
+//! u64, the other entry's length u64, then the input bytes (capacity) and
+//! the other entry's bytes (capacity). An execution is running while the
+//! two counts differ, so only a running one (or a marked mutation) can be
+//! judged hung.
 
 use crate::error::{Error, Result};
 use memmap2::MmapMut;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-const MAGIC: &[u8; 8] = b"FUZZSHM2";
-const HEADER: usize = 56;
+const MAGIC: &[u8; 8] = b"FUZZSHM3";
+const HEADER: usize = 64;
 /// The mutation word's mark that a custom mutator is running.
 const MUTATING: u64 = 1 << 32;
 
@@ -86,7 +91,8 @@ pub struct Shm {
 }
 
 impl Shm {
-    /// Creates the file with room for inputs of `capacity` bytes.
+    /// Creates the file with room for inputs of `capacity` bytes (the
+    /// input under test and a cross-over's other entry).
     pub fn create(path: &Path, capacity: usize) -> Result<Shm> {
         let file = std::fs::OpenOptions::new()
             .read(true)
@@ -94,7 +100,7 @@ impl Shm {
             .create_new(true)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
-        file.set_len((HEADER + capacity) as u64)
+        file.set_len((HEADER + 2 * capacity) as u64)
             .map_err(|e| Error::io(path, e))?;
         // SAFETY: the file is ours, private to this run, and sized above;
         // the only other user is the worker, which follows this layout.
@@ -113,7 +119,11 @@ impl Shm {
             .map_err(|e| Error::io(path, e))?;
         // SAFETY: as in `create`.
         let map = unsafe { MmapMut::map_mut(&file) }.map_err(|e| Error::io(path, e))?;
-        if map.len() < HEADER || &map[..8] != MAGIC {
+        let fits = |m: &MmapMut| {
+            let capacity = u64::from_ne_bytes(m[24..32].try_into().expect("8 bytes"));
+            (m.len() as u64 - HEADER as u64) / 2 >= capacity
+        };
+        if map.len() < HEADER || &map[..8] != MAGIC || !fits(&map) {
             return Err(Error::Invalid(format!(
                 "{}: not a fuzz-worker shared memory file",
                 path.display()
@@ -152,6 +162,22 @@ impl Shm {
         let n = input.len().min(self.capacity());
         self.map[HEADER..HEADER + n].copy_from_slice(&input[..n]);
         self.word(16).store(n as u64, Ordering::Release);
+    }
+
+    /// Stores a cross-over's other entry (empty for the other calls),
+    /// before the call is marked.
+    pub fn stage_other(&mut self, other: &[u8]) {
+        let n = other.len().min(self.capacity());
+        let at = HEADER + self.capacity();
+        self.map[at..at + n].copy_from_slice(&other[..n]);
+        self.word(56).store(n as u64, Ordering::Release);
+    }
+
+    /// The other entry stored with the last marked cross-over.
+    pub fn other(&self) -> Vec<u8> {
+        let n = (self.word(56).load(Ordering::Acquire) as usize).min(self.capacity());
+        let at = HEADER + self.capacity();
+        self.map[at..at + n].to_vec()
     }
 
     /// Marks the execution begun by [`Shm::begin`] as finished.
@@ -244,5 +270,36 @@ mod tests {
             assert_eq!(coord.mutation(), Some(m));
         }
         assert!(Shm::open(&dir.path().join("bad")).is_err());
+    }
+
+    #[test]
+    fn a_cross_over_stores_its_other_entry_beside_the_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("shm");
+        let coord = Shm::create(&p, 8).unwrap();
+        let mut worker = Shm::open(&p).unwrap();
+        worker.stage(b"first");
+        worker.stage_other(b"the second, cut");
+        assert_eq!(coord.input(), b"first");
+        assert_eq!(coord.other(), b"the seco");
+        worker.stage(&[1u8; 8]);
+        assert_eq!(coord.other(), b"the seco");
+        worker.stage_other(b"");
+        assert_eq!(coord.other(), b"");
+        assert_eq!(coord.input(), [1u8; 8]);
+    }
+
+    #[test]
+    fn a_file_too_small_for_its_capacity_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("shm");
+        Shm::create(&p, 64).unwrap();
+        let f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
+        f.set_len((HEADER + 64) as u64).unwrap();
+        let err = Shm::open(&p).err().expect("refused").to_string();
+        assert!(
+            err.contains("not a fuzz-worker shared memory file"),
+            "{err}"
+        );
     }
 }

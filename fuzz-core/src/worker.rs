@@ -48,6 +48,8 @@ pub struct Death {
     /// The target's custom mutator call it died in, if it died in one
     /// (`input` is then the input being mutated).
     pub mutation: Option<crate::shm::Mutation>,
+    /// A cross-over's other entry, when it died in a cross-over.
+    pub other: Option<Vec<u8>>,
 }
 
 pub struct Worker {
@@ -236,6 +238,9 @@ impl Worker {
         let report = self.report();
         let input = self.shm.input();
         let mutation = self.shm.mutation();
+        let other = mutation
+            .filter(|m| m.call == crate::shm::MutatorCall::CrossOver)
+            .map(|_| self.shm.other());
         let kind = match self.killed {
             // A crash whose handler then blocked (in malloc, say) is still
             // the crash its header names.
@@ -251,6 +256,7 @@ impl Worker {
             report,
             input,
             mutation,
+            other,
         }
     }
 
@@ -403,6 +409,7 @@ impl Session {
                 report: e,
                 input: Vec::new(),
                 mutation: None,
+                other: None,
             })?;
         }
         let limit = if self.fresh {

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// What examples/build.sh builds from examples/custom/.
-const LIBRARIES: [&str; 9] = [
+const LIBRARIES: [&str; 10] = [
     "libcustom_record.so",
     "libcustom_record_fixed.so",
     "libcustom_record_nomutator.so",
@@ -24,6 +24,7 @@ const LIBRARIES: [&str; 9] = [
     "libcustom_record_mutator_hang.so",
     "libcustom_config.so",
     "libcustom_config_fixed.so",
+    "libcustom_config_cross_over_crash.so",
     "librust_custom.so",
     "librust_custom_fixed.so",
 ];
@@ -434,6 +435,82 @@ fn a_hanging_custom_mutator_is_caught_by_the_timeout() {
         &["-timeout", "1s"],
         "the target's custom mutator hung: a call ran longer than 1s (-timeout)",
     );
+}
+
+/// A cross-over that crashes is recorded with both of its inputs: the one
+/// it was crossing (the crasher file) and the other entry, named in the
+/// report (a seed file, or a file written beside the crasher).
+#[test]
+fn a_crashing_cross_over_records_its_other_entry_too() {
+    let name = "custom_config_cross_over_crash";
+    let w = Work::new();
+    let seeds = w.seed_dir(name);
+    let examples_seeds = root().join("examples/custom/testdata/fuzz/custom_config");
+    let mut seed_names = Vec::new();
+    for e in std::fs::read_dir(&examples_seeds).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), seeds.join(e.file_name())).unwrap();
+        seed_names.push(e.file_name().to_string_lossy().into_owned());
+    }
+    let lib = lib(&format!("lib{name}.so"));
+    let r = w.fuzz(&lib, &["-fuzz", name, "-fuzztime", "60s", "-parallel", "1"]);
+    assert_eq!(r.code, 1, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
+    let out = r.out();
+    assert!(
+        out.contains("the target's custom mutator crashed: SIGSEGV"),
+        "{out}"
+    );
+    // The call names the other entry's file, its room and its seed.
+    let call = out
+        .split("It was in LLVMFuzzerCustomCrossOver (of the recorded input and ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no cross-over named in:\n{out}"));
+    let (other_path, rest) = call
+        .split_once(", max_out_size ")
+        .unwrap_or_else(|| panic!("{call:?}"));
+    let seed: u32 = rest
+        .split_once(", seed ")
+        .and_then(|(_, s)| s.parse().ok())
+        .unwrap_or_else(|| panic!("{call:?}"));
+    assert_eq!(seed % 64, 0, "{out}");
+    let other_path = w.path().join(other_path);
+    assert_eq!(other_path.parent(), Some(seeds.as_path()), "{out}");
+    let other_name = other_path
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    // What the cross-over said it was given, before it crashed.
+    let sizes = out
+        .split("cross-over of ")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .and_then(|l| l.strip_suffix(" bytes"))
+        .and_then(|l| l.split_once(" and "))
+        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+        .unwrap_or_else(|| panic!("no sizes in:\n{out}"));
+    let other = one_bytes(&decode(&std::fs::read(&other_path).unwrap()).unwrap());
+    assert_eq!(other.len(), sizes.1, "{out}");
+    // The crasher is the first input; the other is a seed or a file of
+    // its own, named by its digest.
+    let crashers = w.crashers(name);
+    let written: Vec<&PathBuf> = crashers.iter().filter(|p| **p != other_path).collect();
+    let crasher = match written[..] {
+        [one] => one,
+        // The cross-over of an entry with itself: one file.
+        [] => &other_path,
+        _ => panic!("{crashers:?}"),
+    };
+    let first = one_bytes(&decode(&std::fs::read(crasher).unwrap()).unwrap());
+    assert_eq!(first.len(), sizes.0, "{out}");
+    assert!(
+        seed_names.contains(&other_name) || crashers.contains(&other_path),
+        "{other_name} {crashers:?}"
+    );
+    // Both replay, and pass: the bug is in the cross-over.
+    let replay = run_in(w.path(), "fuzz-run", &["-run", name, &lib]);
+    assert_eq!(replay.code, 0, "{}\n{}", replay.out(), replay.stderr);
 }
 
 #[test]
