@@ -1313,12 +1313,16 @@ impl Coordinator<'_> {
                 self.replace_worker(w)?;
                 return Ok(false);
             }
+            let kind = format!("custom mutator: {}", death.kind);
+            // A cross-over's other entry is written only for a finding
+            // that is kept (not one at a site -keepfuzzing has recorded).
+            let dropped =
+                !death.report.is_empty() && self.seen_site(&self.site_of(&kind, "", &death.report));
             let other = match &death.other {
-                Some(other) => Some(self.record_other_entry(other)?),
-                None => None,
+                Some(other) if !dropped => Some(self.record_other_entry(other)?),
+                _ => None,
             };
             let headline = self.mutator_headline(&death.kind, &m, other.as_deref());
-            let kind = format!("custom mutator: {}", death.kind);
             let stop = self.failure(&entry, &headline, &death.report, &kind, None)?;
             if !stop {
                 self.replace_worker(w)?;
