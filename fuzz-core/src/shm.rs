@@ -225,12 +225,19 @@ impl Shm {
 mod tests {
     use super::*;
 
-    #[test]
-    fn both_ends_see_the_input() {
+    /// A file of `capacity` in a new directory, mapped by both ends:
+    /// (directory, coordinator, worker).
+    fn both_ends(capacity: usize) -> (tempfile::TempDir, Shm, Shm) {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("shm");
-        let coord = Shm::create(&p, 16).unwrap();
-        let mut worker = Shm::open(&p).unwrap();
+        let coord = Shm::create(&p, capacity).unwrap();
+        let worker = Shm::open(&p).unwrap();
+        (dir, coord, worker)
+    }
+
+    #[test]
+    fn both_ends_see_the_input() {
+        let (dir, coord, mut worker) = both_ends(16);
         worker.begin(b"hello");
         assert_eq!(coord.input(), b"hello");
         assert_eq!(coord.execs(), 1);
@@ -274,10 +281,7 @@ mod tests {
 
     #[test]
     fn a_cross_over_stores_its_other_entry_beside_the_input() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("shm");
-        let coord = Shm::create(&p, 8).unwrap();
-        let mut worker = Shm::open(&p).unwrap();
+        let (_dir, coord, mut worker) = both_ends(8);
         worker.stage(b"first");
         worker.stage_other(b"the second, cut");
         assert_eq!(coord.input(), b"first");

@@ -375,6 +375,30 @@ fn the_custom_mutator_finds_the_checksummed_bug() {
     );
 }
 
+/// What a failure's report says between `head` and the next `)`: the
+/// custom mutator call's details.
+#[track_caller]
+fn call_after<'a>(out: &'a str, head: &str) -> &'a str {
+    out.split(head)
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no {head:?} in:\n{out}"))
+}
+
+/// Copies the seeds of examples/custom's `custom_config` into `seeds`;
+/// returns the copies.
+fn copy_config_seeds(seeds: &Path) -> Vec<PathBuf> {
+    let examples_seeds = root().join("examples/custom/testdata/fuzz/custom_config");
+    let mut copies = Vec::new();
+    for e in std::fs::read_dir(&examples_seeds).unwrap() {
+        let e = e.unwrap();
+        let copy = seeds.join(e.file_name());
+        std::fs::copy(e.path(), &copy).unwrap();
+        copies.push(copy);
+    }
+    copies
+}
+
 /// A run on a target whose custom mutator crashes or hangs on the calls
 /// whose seed is a multiple of 64 (the target itself passes every input):
 /// the failure must blame the mutator call, name its seed, and record the
@@ -390,11 +414,10 @@ fn blames_the_mutator(name: &str, extra: &[&str], needle: &str) {
     let out = r.out();
     // The call, its room (length control's cap, at most -max_len) and
     // its seed.
-    let call = out
-        .split("It was in LLVMFuzzerCustomMutator (on the recorded input, max_size ")
-        .nth(1)
-        .and_then(|rest| rest.split(')').next())
-        .unwrap_or_else(|| panic!("no call named in:\n{out}"));
+    let call = call_after(
+        &out,
+        "It was in LLVMFuzzerCustomMutator (on the recorded input, max_size ",
+    );
     let (room, seed) = call
         .split_once(", seed ")
         .and_then(|(r, s)| Some((r.parse::<usize>().ok()?, s.parse::<u32>().ok()?)))
@@ -445,13 +468,10 @@ fn a_crashing_cross_over_records_its_other_entry_too() {
     let name = "custom_config_cross_over_crash";
     let w = Work::new();
     let seeds = w.seed_dir(name);
-    let examples_seeds = root().join("examples/custom/testdata/fuzz/custom_config");
-    let mut seed_names = Vec::new();
-    for e in std::fs::read_dir(&examples_seeds).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), seeds.join(e.file_name())).unwrap();
-        seed_names.push(e.file_name().to_string_lossy().into_owned());
-    }
+    let seed_names: Vec<String> = copy_config_seeds(&seeds)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
     let lib = lib(&format!("lib{name}.so"));
     let r = w.fuzz(&lib, &["-fuzz", name, "-fuzztime", "60s", "-parallel", "1"]);
     assert_eq!(r.code, 1, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
@@ -461,11 +481,10 @@ fn a_crashing_cross_over_records_its_other_entry_too() {
         "{out}"
     );
     // The call names the other entry's file, its room and its seed.
-    let call = out
-        .split("It was in LLVMFuzzerCustomCrossOver (of the recorded input and ")
-        .nth(1)
-        .and_then(|rest| rest.split(')').next())
-        .unwrap_or_else(|| panic!("no cross-over named in:\n{out}"));
+    let call = call_after(
+        &out,
+        "It was in LLVMFuzzerCustomCrossOver (of the recorded input and ",
+    );
     let (other_path, rest) = call
         .split_once(", max_out_size ")
         .unwrap_or_else(|| panic!("{call:?}"));
@@ -516,18 +535,14 @@ fn a_crashing_cross_over_records_its_other_entry_too() {
 #[test]
 fn the_custom_cross_over_combines_two_seeds() {
     let w = Work::new();
-    let seeds = w.seed_dir("custom_config");
-    let examples_seeds = root().join("examples/custom/testdata/fuzz/custom_config");
     let mut lines = Vec::new();
-    for e in std::fs::read_dir(&examples_seeds).unwrap() {
-        let e = e.unwrap();
-        let bytes = one_bytes(&decode(&std::fs::read(e.path()).unwrap()).unwrap());
+    for copy in copy_config_seeds(&w.seed_dir("custom_config")) {
+        let bytes = one_bytes(&decode(&std::fs::read(copy).unwrap()).unwrap());
         lines.push(
             unseal(&bytes)
                 .expect("the example seeds are sealed")
                 .to_vec(),
         );
-        std::fs::copy(e.path(), seeds.join(e.file_name())).unwrap();
     }
     lines.sort();
     assert_eq!(lines, [&b"level=9\n"[..], b"mode=fast\n"]);
