@@ -11,6 +11,9 @@ use std::sync::atomic::Ordering;
 
 /// A covered counter and its hit-count bucket: `index << 3 | bucket`.
 pub type Feature = u32;
+/// The bits of a feature's number that hold its bucket: a feature's
+/// counter (its edge) is the number shifted right by this much.
+pub const BUCKET_BITS: u32 = 3;
 
 /// Where the counters live, in a fixed order so that every worker loading
 /// the same library numbers them alike: the inline 8-bit counter regions in
@@ -151,7 +154,7 @@ unsafe fn take_word(p: *mut u64, index: u32, out: &mut Vec<Feature>) {
     while w != 0 {
         let k = w.trailing_zeros() / 8;
         let c = (w >> (8 * k)) as u8;
-        out.push(((index + k) << 3) | bucket(c));
+        out.push(((index + k) << BUCKET_BITS) | bucket(c));
         w &= !(0xffu64 << (8 * k));
     }
 }
@@ -160,7 +163,7 @@ unsafe fn take_word(p: *mut u64, index: u32, out: &mut Vec<Feature>) {
 unsafe fn take(p: *mut u8, index: u32, out: &mut Vec<Feature>) {
     let c = *p;
     if c != 0 {
-        out.push((index << 3) | bucket(c));
+        out.push((index << BUCKET_BITS) | bucket(c));
         *p = 0;
     }
 }

@@ -21,7 +21,7 @@
 //! - and writes whole characters outside ASCII into arguments that are
 //!   valid UTF-8 (`utf8`, `fuzz_core::utf8`).
 
-use crate::coverage::Feature;
+use crate::coverage::{Feature, BUCKET_BITS};
 use crate::custom::Custom;
 use crate::sancov;
 use crate::serve::{Executor, Mark, Verdict};
@@ -175,11 +175,11 @@ pub struct Fuzzer {
 
 impl Fuzzer {
     pub fn new(counters: u32) -> Fuzzer {
-        let features = (counters as usize) << 3;
+        let features = (counters as usize) << BUCKET_BITS;
         Fuzzer {
             known: Known::new(features),
             pool: Vec::new(),
-            schedule: Schedule::new(features),
+            schedule: Schedule::new(features, BUCKET_BITS),
             cap: FIRST_CAP,
             stalled: 0,
             refreshed_at: Instant::now(),

@@ -3,11 +3,15 @@
 //! Go hands entries out round-robin. Here each entry gets an energy from
 //! what it holds that is rare, in the spirit of AFL's favoured entries and
 //! power schedules and libFuzzer's entropic one:
-//! - every feature the corpus reaches has a *winner*, the smallest entry
-//!   reaching it (the oldest among equals); an entry that wins some feature
+//! - every edge the corpus reaches has a *winner*, the smallest entry
+//!   reaching it (the oldest among equals); an entry that wins some edge
 //!   is *favoured*, the others only keep a hundredth of their energy (AFL
 //!   skips them 99 times in 100). A corpus of many inputs that all do the
-//!   same thing then costs the time of one of them;
+//!   same thing then costs the time of one of them. An edge is a group of
+//!   features (its hit-count buckets, `group_bits` of them in a feature's
+//!   number): as AFL's `top_rated`, favour goes by edges, not by hit
+//!   counts, or nearly every entry, the one reaching some loop 37 times
+//!   included, would win something;
 //! - every feature counts how often the inputs executed so far reached it
 //!   (sampled: the caller records one execution in [`SAMPLE`]), and an
 //!   entry's energy is the sum over its features of `1 / (1 + hits)`. So
@@ -53,8 +57,10 @@ pub struct Schedule {
     cumulative: Vec<f64>,
     /// Features summed over all entries: the cost of one refresh.
     work: usize,
-    /// The winner of each feature during a refresh (`NONE` between them).
+    /// The winner of each edge during a refresh (`NONE` between them).
     winner: Vec<u32>,
+    /// A feature's edge is its number shifted right by this much.
+    group_bits: u32,
     /// Execution times of the timed entries: their sum and count.
     nanos_sum: u64,
     timed: u64,
@@ -63,15 +69,17 @@ pub struct Schedule {
 const NONE: u32 = u32::MAX;
 
 impl Schedule {
-    /// An empty schedule over features `0..features`.
-    pub fn new(features: usize) -> Schedule {
+    /// An empty schedule over features `0..features`, whose edges are
+    /// their numbers shifted right by `group_bits`.
+    pub fn new(features: usize, group_bits: u32) -> Schedule {
         Schedule {
             hits: vec![0; features],
             favoured: Vec::new(),
             entries: Vec::new(),
             cumulative: Vec::new(),
             work: 0,
-            winner: vec![NONE; features],
+            winner: vec![NONE; (features >> group_bits) + 1],
+            group_bits,
             nanos_sum: 0,
             timed: 0,
         }
@@ -147,10 +155,11 @@ impl Schedule {
     /// Weighs every entry again: which entries are favoured, and their
     /// energies from the hit counts of now.
     pub fn refresh(&mut self) {
-        // The winner of each feature: the smallest entry, the oldest first.
+        // The winner of each edge: the smallest entry, the oldest first.
+        let bits = self.group_bits;
         for (i, e) in self.entries.iter().enumerate() {
             for &f in &e.features {
-                let w = &mut self.winner[f as usize];
+                let w = &mut self.winner[(f >> bits) as usize];
                 if *w == NONE || self.entries[*w as usize].size > e.size {
                     *w = i as u32;
                 }
@@ -159,7 +168,7 @@ impl Schedule {
         self.favoured.iter_mut().for_each(|x| *x = false);
         for e in &self.entries {
             for &f in &e.features {
-                let w = std::mem::replace(&mut self.winner[f as usize], NONE);
+                let w = std::mem::replace(&mut self.winner[(f >> bits) as usize], NONE);
                 if w != NONE {
                     self.favoured[w as usize] = true;
                 }
@@ -191,7 +200,7 @@ mod tests {
 
     #[test]
     fn the_entry_past_a_check_wins_until_it_is_common() {
-        let mut s = Schedule::new(1000);
+        let mut s = Schedule::new(1000, 0);
         // 300 entries on common ground, one past a check.
         for _ in 0..300 {
             s.add(10, (0..150).collect(), 0);
@@ -229,8 +238,30 @@ mod tests {
     }
 
     #[test]
+    fn favour_goes_by_edge_not_by_hit_count() {
+        // Features are edge << 3 | bucket. Entry `few` reaches edge 1 once,
+        // `many` reaches it 37 times (another bucket) and is larger; `other`
+        // alone reaches edge 2.
+        let entries = [(10, vec![8]), (20, vec![8 | 5]), (5, vec![16])];
+        let mut by_edge = Schedule::new(64, 3);
+        let mut by_feature = Schedule::new(64, 0);
+        for (size, features) in &entries {
+            by_edge.add(*size, features.clone(), 0);
+            by_feature.add(*size, features.clone(), 0);
+        }
+        by_edge.refresh();
+        by_feature.refresh();
+        assert_eq!(by_edge.favoured, [true, false, true]);
+        assert_eq!(by_feature.favoured, [true, true, true]);
+        // Its hit-count bucket still counts for its rarity: unfavoured, it
+        // keeps a hundredth of a favoured entry's energy, not nothing.
+        assert!(by_edge.energy(1) > 0.0);
+        assert!(by_edge.energy(1) < by_feature.energy(1) / 50.0);
+    }
+
+    #[test]
     fn smaller_entries_weigh_more() {
-        let mut s = Schedule::new(10);
+        let mut s = Schedule::new(10, 0);
         let small = s.add(4, vec![1], 0);
         let big = s.add(4000, vec![1], 0);
         s.refresh();
@@ -239,7 +270,7 @@ mod tests {
 
     #[test]
     fn slow_entries_weigh_less() {
-        let mut s = Schedule::new(10);
+        let mut s = Schedule::new(10, 0);
         let fast = s.add(4, vec![1], 1_000);
         let slow = s.add(4, vec![2], 100_000);
         let untimed = s.add(4, vec![3], 0);
@@ -251,7 +282,7 @@ mod tests {
 
     #[test]
     fn pick_is_deterministic_and_in_range() {
-        let mut a = Schedule::new(8);
+        let mut a = Schedule::new(8, 0);
         assert_eq!(a.pick(&mut Rng::new(1)), None);
         for i in 0..5 {
             a.add(i, vec![i as u32, 100], 0); // 100 is out of range: ignored
