@@ -9,11 +9,10 @@
 use crate::sancov::{self, Region, GUARDS_USED, GUARD_COUNTERS};
 use std::sync::atomic::Ordering;
 
-/// A covered counter and its hit-count bucket: `index << 3 | bucket`.
+/// A covered counter and its hit-count bucket: `index << BUCKET_BITS |
+/// bucket` (`fuzz_core::pctable`, where readers of features find it).
 pub type Feature = u32;
-/// The bits of a feature's number that hold its bucket: a feature's
-/// counter (its edge) is the number shifted right by this much.
-pub const BUCKET_BITS: u32 = 3;
+pub use fuzz_core::pctable::BUCKET_BITS;
 
 /// Where the counters live, in a fixed order so that every worker loading
 /// the same library numbers them alike: the inline 8-bit counter regions in

@@ -41,9 +41,13 @@ impl PcEntry {
     }
 }
 
-/// The counter a coverage feature reports (`counter << 3 | bucket`).
+/// The low bits of a coverage feature that hold its hit-count bucket: a
+/// feature is `counter << BUCKET_BITS | bucket`.
+pub const BUCKET_BITS: u32 = 3;
+
+/// The counter (the edge) a coverage feature reports.
 pub fn counter_of(feature: u32) -> u32 {
-    feature >> 3
+    feature >> BUCKET_BITS
 }
 
 /// The text form of a table.

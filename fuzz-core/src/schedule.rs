@@ -239,9 +239,9 @@ mod tests {
 
     #[test]
     fn favour_goes_by_edge_not_by_hit_count() {
-        // Features are edge << 3 | bucket. Entry `few` reaches edge 1 once,
-        // `many` reaches it 37 times (another bucket) and is larger; `other`
-        // alone reaches edge 2.
+        // Features are edge << 3 | bucket. Entry 0 reaches edge 1 once,
+        // entry 1 reaches it 37 times (another bucket) and is larger;
+        // entry 2 alone reaches edge 2.
         let entries = [(10, vec![8]), (20, vec![8 | 5]), (5, vec![16])];
         let mut by_edge = Schedule::new(64, 3);
         let mut by_feature = Schedule::new(64, 0);
