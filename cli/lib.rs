@@ -8,6 +8,7 @@
 //! and the test that keeps those pages fresh all come from one definition.
 
 pub mod argv;
+pub mod cache;
 pub mod exit;
 pub mod find_worker;
 pub mod interrupt;

@@ -25,7 +25,7 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
             .checked_sub(d)
             .map_or(Age::Never, Age::Before),
     };
-    let root = match root::locate(cli.fuzzcachedir.as_deref())? {
+    let root = match root::locate(cli.fuzzcachedir.as_deref(), cli.dry_run)? {
         Root::Dir(dir) => dir,
         Root::Missing(path) => {
             eprintln!(
@@ -40,7 +40,17 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         target: cli.target.as_deref(),
         age,
     };
-    let items = plan::plan(&root, &sel)?;
+    let plan = plan::plan(&root, &sel)?;
+    for (path, why) in &plan.strays {
+        fuzz_cli::exit::warn(
+            TOOL,
+            &format!(
+                "left {} in place: not part of the cache ({why})",
+                path.display()
+            ),
+        );
+    }
+    let items = plan.items;
     if items.is_empty() {
         eprintln!("{TOOL}: nothing to remove in {}", root.display());
         return Ok(Status::Success);

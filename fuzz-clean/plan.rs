@@ -1,18 +1,24 @@
 //! What to remove, decided in full before anything is removed, then the
 //! removal itself.
 //!
-//! Deciding first means a bad tree (an unreadable directory) stops the tool
-//! before it has removed half of something, and `-n` prints exactly what a
-//! real run would remove. Symbolic links are never followed: the walk looks
-//! at each path with `symlink_metadata`, and a link is planned as an entry
-//! of its own, removed with `remove_file`, which removes the link.
+//! The plan follows the cache's layout, `<lib>-<16 hex>/<Target>/<entry>`,
+//! level by level, and takes only what has the cache's shape at its level;
+//! anything else (a stray file, a hidden name, a directory where an entry
+//! should be) is kept and reported, so that a cache that picked up a user's
+//! file never loses it. Deciding first means a bad tree (an unreadable
+//! directory) stops the tool before it has removed half of something, and
+//! `-n` prints exactly what a real run would remove. Symbolic links are
+//! never followed: each path is looked at with `symlink_metadata`, and a
+//! link at a place the layout names is planned as an entry of its own,
+//! removed with `remove_file`, which removes the link.
 
 use fuzz_cli::CliError;
+use fuzz_core::cache;
+use std::ffi::OsStr;
 use std::fs::Metadata;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
-use walkdir::WalkDir;
 
 /// One path to remove.
 #[derive(Debug)]
@@ -39,8 +45,8 @@ impl Age {
         match self {
             Age::Any => true,
             Age::Never => false,
-            // An mtime the platform cannot tell counts as fresh: when unsure,
-            // keep.
+            // An mtime the platform cannot tell counts as fresh, and so
+            // does one in the future: when unsure, keep.
             Age::Before(cutoff) => meta.modified().is_ok_and(|t| t < cutoff),
         }
     }
@@ -55,142 +61,116 @@ pub struct Selection<'a> {
     pub age: Age,
 }
 
-/// The paths to remove, in the order to remove them: every directory after
-/// what it holds. `root` must be a real (canonical) directory; it is never
-/// itself planned for removal.
-pub fn plan(root: &Path, sel: &Selection) -> Result<Vec<Item>, CliError> {
-    let mut items = Vec::new();
-    match (sel.library, sel.target) {
-        (None, None) => {
-            walk(root, true, sel.age, &mut items)?;
-        }
-        (Some(lib), None) => {
-            walk(&root.join(lib), false, sel.age, &mut items)?;
-        }
-        (Some(lib), Some(target)) => {
-            let lib_dir = root.join(lib);
-            if is_real_dir(&lib_dir)? {
-                target_in(&lib_dir, target, sel.age, &mut items)?;
-            }
-        }
-        (None, Some(target)) => {
-            for lib_dir in subdirs(root)? {
-                target_in(&lib_dir, target, sel.age, &mut items)?;
-            }
-        }
-    }
-    Ok(items)
+/// The paths to remove, in the order to remove them (every directory after
+/// what it holds), and the paths left in place because they are not laid
+/// out as the cache is, each with why.
+#[derive(Default, Debug)]
+pub struct Plan {
+    pub items: Vec<Item>,
+    pub strays: Vec<(PathBuf, &'static str)>,
 }
 
-/// Plans one target of one library, then the library's directory if the
-/// target was all it held.
-fn target_in(
-    lib_dir: &Path,
-    target: &str,
-    age: Age,
-    items: &mut Vec<Item>,
-) -> Result<(), CliError> {
-    if !walk(&lib_dir.join(target), false, age, items)? {
-        return Ok(());
+/// Plans a clean of `root`, a real (canonical) directory that is our
+/// cache; the root itself and its tag are never planned.
+pub fn plan(root: &Path, sel: &Selection) -> Result<Plan, CliError> {
+    let mut plan = Plan::default();
+    if let Some(lib) = sel.library {
+        let path = root.join(lib);
+        if let Some(meta) = look(&path)? {
+            plan.library(&path, &meta, sel)?;
+        }
+        return Ok(plan);
     }
-    let only_target = read_dir(lib_dir)?
-        .iter()
-        .all(|p| p.file_name().is_some_and(|n| n == target));
-    if only_target {
-        items.push(Item {
-            path: lib_dir.to_path_buf(),
+    for (path, meta) in children(root)? {
+        let name = path.file_name().unwrap_or_default();
+        if name == cache::TAG_FILE && meta.is_file() {
+            continue;
+        }
+        if !cache::is_library_id(name) {
+            plan.stray(path, "not named <library>-<16 hex digits>");
+            continue;
+        }
+        plan.library(&path, &meta, sel)?;
+    }
+    Ok(plan)
+}
+
+impl Plan {
+    fn stray(&mut self, path: PathBuf, why: &'static str) {
+        self.strays.push((path, why));
+    }
+
+    /// A library's directory. Returns whether it is planned for removal.
+    fn library(&mut self, path: &Path, meta: &Metadata, sel: &Selection) -> Result<bool, CliError> {
+        if meta.file_type().is_symlink() {
+            // A link where a library's directory should be: never entered;
+            // removed as a link when the whole library goes.
+            return Ok(sel.target.is_none() && self.link(path, meta, sel.age));
+        }
+        if !meta.is_dir() {
+            self.stray(path.to_path_buf(), "not a directory");
+            return Ok(false);
+        }
+        let mut all = true;
+        for (child, cmeta) in children(path)? {
+            let name = child.file_name().unwrap_or_default();
+            if !cache::is_target_name(name) {
+                self.stray(child, "a hidden name, not a target's directory");
+                all = false;
+                continue;
+            }
+            if sel.target.is_some_and(|t| OsStr::new(t) != name) {
+                all = false;
+                continue;
+            }
+            all &= self.target(&child, &cmeta, sel.age)?;
+        }
+        Ok(all && self.dir(path))
+    }
+
+    /// A target's directory. Returns whether it is planned for removal.
+    fn target(&mut self, path: &Path, meta: &Metadata, age: Age) -> Result<bool, CliError> {
+        if meta.file_type().is_symlink() {
+            return Ok(self.link(path, meta, age));
+        }
+        if !meta.is_dir() {
+            self.stray(path.to_path_buf(), "not a directory");
+            return Ok(false);
+        }
+        let mut all = true;
+        for (child, cmeta) in children(path)? {
+            if !cache::is_entry_name(child.file_name().unwrap_or_default()) {
+                self.stray(child, "not named by a digest");
+                all = false;
+            } else if cmeta.is_dir() {
+                self.stray(child, "a directory where an entry should be");
+                all = false;
+            } else if age.is_old(&cmeta) {
+                self.items.push(entry(&child, &cmeta));
+            } else {
+                all = false;
+            }
+        }
+        Ok(all && self.dir(path))
+    }
+
+    /// A link at a place the layout names: removed as a link, by its own age.
+    fn link(&mut self, path: &Path, meta: &Metadata, age: Age) -> bool {
+        let old = age.is_old(meta);
+        if old {
+            self.items.push(entry(path, meta));
+        }
+        old
+    }
+
+    fn dir(&mut self, path: &Path) -> bool {
+        self.items.push(Item {
+            path: path.to_path_buf(),
             dir: true,
             size: 0,
         });
+        true
     }
-    Ok(())
-}
-
-/// Plans the removal of what is old enough at and below `top`, and of the
-/// directories that leaves empty; `keep_top` keeps `top` itself. Returns
-/// whether `top` itself is planned for removal.
-fn walk(top: &Path, keep_top: bool, age: Age, items: &mut Vec<Item>) -> Result<bool, CliError> {
-    let meta = match top.symlink_metadata() {
-        Ok(m) => m,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(io_error(top, e)),
-    };
-    if !meta.is_dir() {
-        // A file, or a link (to a directory or not) where a directory was
-        // expected: an entry of its own.
-        if keep_top || !age.is_old(&meta) {
-            return Ok(false);
-        }
-        items.push(entry(top, &meta));
-        return Ok(true);
-    }
-    // kept[d]: something at depth d, below the directory being finished at
-    // depth d - 1, stays. With contents first, a directory comes right
-    // after everything it holds, so kept[d + 1] is about its children only.
-    let mut kept: Vec<bool> = vec![false];
-    let walker = WalkDir::new(top)
-        .follow_links(false)
-        .follow_root_links(false)
-        .contents_first(true)
-        .sort_by_file_name();
-    let mut top_removed = false;
-    for e in walker {
-        let e = match e {
-            Ok(e) => e,
-            Err(err) => {
-                let path = err.path().unwrap_or(top).to_path_buf();
-                match err.into_io_error() {
-                    // Gone while we looked: someone else cleaned it.
-                    Some(io) if io.kind() == ErrorKind::NotFound => continue,
-                    Some(io) => return Err(io_error(&path, io)),
-                    None => {
-                        return Err(CliError::misuse(format!(
-                            "{}: cannot walk the cache",
-                            path.display()
-                        )))
-                    }
-                }
-            }
-        };
-        let depth = e.depth();
-        if kept.len() < depth + 2 {
-            kept.resize(depth + 2, false);
-        }
-        let meta = match e.metadata() {
-            Ok(m) => m,
-            Err(err) => match err.into_io_error() {
-                Some(io) if io.kind() == ErrorKind::NotFound => continue,
-                Some(io) => return Err(io_error(e.path(), io)),
-                None => continue,
-            },
-        };
-        let remove = if e.file_type().is_dir() {
-            // Taking the flag also clears it for the next directory at
-            // this depth.
-            let child_kept = std::mem::take(&mut kept[depth + 1]);
-            let top_kept = depth == 0 && keep_top;
-            !(child_kept || top_kept)
-        } else {
-            age.is_old(&meta)
-        };
-        if remove {
-            items.push(if e.file_type().is_dir() {
-                Item {
-                    path: e.path().to_path_buf(),
-                    dir: true,
-                    size: 0,
-                }
-            } else {
-                entry(e.path(), &meta)
-            });
-            if depth == 0 {
-                top_removed = true;
-            }
-        } else {
-            kept[depth] = true;
-        }
-    }
-    Ok(top_removed)
 }
 
 fn entry(path: &Path, meta: &Metadata) -> Item {
@@ -201,43 +181,32 @@ fn entry(path: &Path, meta: &Metadata) -> Item {
     }
 }
 
-/// True for a directory that is not a link; false for nothing there.
-fn is_real_dir(path: &Path) -> Result<bool, CliError> {
+/// What is at `path`, not following a link; `None` for nothing there.
+fn look(path: &Path) -> Result<Option<Metadata>, CliError> {
     match path.symlink_metadata() {
-        Ok(m) => Ok(m.is_dir()),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(io_error(path, e)),
+        Ok(m) => Ok(Some(m)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(CliError::io(path, &e)),
     }
 }
 
-/// The paths in a directory, sorted.
-fn read_dir(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
-    let mut out = Vec::new();
+/// The paths in a directory with what each is (links not followed),
+/// sorted. What vanishes while we look was cleaned by someone else.
+fn children(dir: &Path) -> Result<Vec<(PathBuf, Metadata)>, CliError> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(io_error(dir, e)),
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(CliError::io(dir, &e)),
     };
-    for e in rd {
-        out.push(e.map_err(|e| io_error(dir, e))?.path());
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// The real directories (not links) in a directory, sorted.
-fn subdirs(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     let mut out = Vec::new();
-    for p in read_dir(dir)? {
-        if is_real_dir(&p)? {
-            out.push(p);
+    for e in rd {
+        let path = e.map_err(|e| CliError::io(dir, &e))?.path();
+        if let Some(meta) = look(&path)? {
+            out.push((path, meta));
         }
     }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
-}
-
-fn io_error(path: &Path, e: std::io::Error) -> CliError {
-    CliError::io(path, &e)
 }
 
 /// What a removal did.
@@ -278,4 +247,53 @@ pub fn remove(items: &[Item]) -> Outcome {
 
 fn is_empty_dir(path: &Path) -> bool {
     std::fs::read_dir(path).is_ok_and(|mut rd| rd.next().is_none())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn names(root: &Path, paths: impl Iterator<Item = PathBuf>) -> Vec<String> {
+        paths
+            .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn only_the_layout_is_planned() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path();
+        let t = root.join("foo-0123456789abcdef/FuzzA");
+        fs::create_dir_all(&t).unwrap();
+        fs::write(t.join("0123456789abcdef"), b"x").unwrap();
+        fs::write(t.join(".tmp-abc123"), b"x").unwrap();
+        fs::write(t.join("notes.txt"), b"mine").unwrap();
+        fs::create_dir_all(root.join("foo-0123456789abcdef/FuzzB")).unwrap();
+        fs::write(root.join("foo-0123456789abcdef/.hidden"), b"x").unwrap();
+        fs::write(root.join(cache::TAG_FILE), cache::TAG_SIGNATURE).unwrap();
+        fs::create_dir(root.join("src")).unwrap();
+        let sel = Selection {
+            library: None,
+            target: None,
+            age: Age::Any,
+        };
+        let p = plan(root, &sel).unwrap();
+        assert_eq!(
+            names(root, p.items.into_iter().map(|i| i.path)),
+            [
+                "foo-0123456789abcdef/FuzzA/.tmp-abc123",
+                "foo-0123456789abcdef/FuzzA/0123456789abcdef",
+                "foo-0123456789abcdef/FuzzB",
+            ]
+        );
+        assert_eq!(
+            names(root, p.strays.into_iter().map(|s| s.0)),
+            [
+                "foo-0123456789abcdef/.hidden",
+                "foo-0123456789abcdef/FuzzA/notes.txt",
+                "src"
+            ]
+        );
+    }
 }

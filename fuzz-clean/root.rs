@@ -1,72 +1,100 @@
-//! Finding the cache directory and deciding whether it is safe to clean.
+//! Finding the cache directory and deciding whether it is ours to clean.
 //!
 //! The root comes from `-fuzzcachedir` or the environment, either of which
-//! can be mistyped; a cleaner pointed at `/` or `$HOME` would be a disaster,
-//! so those, and anything that is not a directory, are refused before a
-//! single file is looked at.
+//! can be mistyped, and a cleaner pointed at a project, `/usr` or a home
+//! directory would be a disaster. So a root is cleaned only when it is
+//! plainly our cache: it carries the `CACHEDIR.TAG` that fuzz-run writes
+//! when it creates the cache, or, untagged (a cache made before the tag
+//! existed), everything in it is laid out as the cache is; such a root is
+//! tagged then, once. `/`, `$HOME` and the directories above them, and a
+//! directory with `.git` at its root, are refused whatever they hold. All
+//! of this is decided before a single file is removed.
 
 use fuzz_cli::CliError;
-use fuzz_core::cache::CacheEnv;
-use std::ffi::OsString;
+use fuzz_core::cache::{self, Source};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// The cache directory to clean.
 pub enum Root {
-    /// An existing directory, canonicalized.
+    /// An existing directory, canonicalized, that is our cache.
     Dir(PathBuf),
     /// Nothing there: nothing to remove.
     Missing(PathBuf),
 }
 
 /// Reads the cache location the way DESIGN.md orders it, from the flag and
-/// this process's environment, and vets it.
-pub fn locate(flag: Option<&Path>) -> Result<Root, CliError> {
-    let env = CacheEnv {
-        flag: flag.map(Path::to_path_buf),
-        fuzzcache: std::env::var_os("FUZZCACHE"),
-        xdg_cache_home: std::env::var_os("XDG_CACHE_HOME"),
-        home: std::env::var_os("HOME"),
+/// this process's environment, and vets it. `dry_run` writes nothing, not
+/// even the tag of an untagged cache.
+pub fn locate(flag: Option<&Path>, dry_run: bool) -> Result<Root, CliError> {
+    let env = fuzz_cli::cache::env(flag)?;
+    let (root, source) = env.locate()?;
+    let home = env
+        .home
+        .as_ref()
+        .filter(|h| !h.is_empty())
+        .map(|h| env.cwd.join(h));
+    let shown = match source {
+        // The user's own spelling, which they will recognise.
+        Source::Flag => flag.unwrap_or(&root).display().to_string(),
+        _ => root.display().to_string(),
     };
-    let source = source_of(&env);
-    let root = env.root()?;
-    if root.as_os_str().is_empty() {
-        return Err(CliError::misuse(format!(
-            "{source}: empty cache directory path"
+    let refuse = |why: &str| {
+        CliError::misuse(format!(
+            "refusing to clean {shown} ({}): {why}",
+            source.name()
+        ))
+    };
+    let Some(canon) = resolve(&root, &refuse)? else {
+        return Ok(Root::Missing(root));
+    };
+    if canon.parent().is_none() {
+        return Err(refuse("it is the root directory"));
+    }
+    if let Some(home) = home {
+        let home = home.canonicalize().unwrap_or(home);
+        if home == canon {
+            return Err(refuse("it is $HOME"));
+        }
+        if home.starts_with(&canon) {
+            return Err(refuse("it holds $HOME"));
+        }
+    }
+    if canon.join(".git").symlink_metadata().is_ok() {
+        return Err(refuse("it holds .git: a repository, not a cache"));
+    }
+    if cache::is_tagged(&canon) {
+        return Ok(Root::Dir(canon));
+    }
+    if let Some((stray, why)) = cache::first_stray(&canon)? {
+        let rel = stray.strip_prefix(&canon).unwrap_or(&stray);
+        return Err(refuse(&format!(
+            "it has no {} and holds {} ({why}), so it is not laid out as the cache is \
+             (<library>-<16 hex digits>/<Target>/<entry>); \
+             if it is a cache, remove what is not",
+            cache::TAG_FILE,
+            rel.display()
         )));
     }
-    vet(&root, env.home.as_ref(), source)
-}
-
-/// Which setting the root came from, for messages.
-fn source_of(env: &CacheEnv) -> &'static str {
-    let set = |v: &Option<OsString>| v.as_ref().is_some_and(|s| !s.is_empty());
-    if env.flag.is_some() {
-        "-fuzzcachedir"
-    } else if set(&env.fuzzcache) {
-        "$FUZZCACHE"
-    } else if set(&env.xdg_cache_home) {
-        "$XDG_CACHE_HOME"
-    } else {
-        "$HOME"
+    // Laid out as the cache is: a cache from before the tag. Tag it, so
+    // that from now on it is known without a look at every entry; an
+    // empty directory is left as it is, since there is nothing to clean.
+    let empty = std::fs::read_dir(&canon).is_ok_and(|mut rd| rd.next().is_none());
+    if !dry_run && !empty {
+        cache::write_tag(&canon)?;
     }
+    Ok(Root::Dir(canon))
 }
 
-/// Refuses a root that is not a directory, is `/`, is `$HOME` or holds it.
-/// A symbolic link to a directory is resolved once.
-fn vet(root: &Path, home: Option<&OsString>, source: &str) -> Result<Root, CliError> {
-    let shown = root.display();
-    let refuse =
-        |why: &str| CliError::misuse(format!("refusing to clean {shown} ({source}): {why}"));
+/// The canonical directory `root` names, `None` when nothing is there.
+/// A symbolic link to a directory is resolved once; anything that is not a
+/// directory is refused.
+fn resolve(root: &Path, refuse: &dyn Fn(&str) -> CliError) -> Result<Option<PathBuf>, CliError> {
+    let describe = fuzz_core::error::describe;
     let meta = match root.symlink_metadata() {
         Ok(m) => m,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Root::Missing(root.into())),
-        Err(e) => {
-            return Err(CliError::misuse(format!(
-                "{shown} ({source}): {}",
-                fuzz_core::error::describe(&e)
-            )))
-        }
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(refuse(&describe(&e))),
     };
     if meta.file_type().is_symlink() {
         match root.metadata() {
@@ -82,31 +110,14 @@ fn vet(root: &Path, home: Option<&OsString>, source: &str) -> Result<Root, CliEr
             Err(e) => {
                 return Err(refuse(&format!(
                     "a symbolic link that cannot be followed: {}",
-                    fuzz_core::error::describe(&e)
+                    describe(&e)
                 )))
             }
         }
     } else if !meta.is_dir() {
         return Err(refuse("not a directory"));
     }
-    let canon = root.canonicalize().map_err(|e| {
-        CliError::misuse(format!(
-            "{shown} ({source}): {}",
-            fuzz_core::error::describe(&e)
-        ))
-    })?;
-    if canon.parent().is_none() {
-        return Err(refuse("it is the root directory"));
-    }
-    if let Some(home) = home.filter(|h| !h.is_empty()) {
-        let home = Path::new(home);
-        let home = home.canonicalize().unwrap_or_else(|_| home.to_path_buf());
-        if home == canon {
-            return Err(refuse("it is $HOME"));
-        }
-        if home.starts_with(&canon) {
-            return Err(refuse("it holds $HOME"));
-        }
-    }
-    Ok(Root::Dir(canon))
+    root.canonicalize()
+        .map(Some)
+        .map_err(|e| refuse(&describe(&e)))
 }

@@ -39,7 +39,7 @@ pub struct Cli {
     #[arg(long = "keepfuzzing")]
     pub keepfuzzing: bool,
 
-    /// Directory of the generated corpus cache (default: $FUZZCACHE, $XDG_CACHE_HOME/fuzz or ~/.cache/fuzz).
+    /// Directory of the generated corpus cache (default: $FUZZCACHE, $XDG_CACHE_HOME/fuzz or ~/.cache/fuzz); a relative path is resolved against the working directory.
     #[arg(long = "fuzzcachedir", value_name = "DIR")]
     pub fuzzcachedir: Option<PathBuf>,
 
@@ -208,13 +208,15 @@ The last line of a turn is its target's progress; the rate counts only the targe
             "FILES",
             "testdata/fuzz/<Target>/ :: The seed corpus of a target: every file is a \"go test fuzz v1\" file (see fuzz-convert(1)). Failing inputs are written here, named by the first 16 hex digits of the SHA-256 of their bytes.
 
-<cache>/<library id>/<Target>/ :: The generated corpus, where <library id> is the library's name and the first 16 hex digits of the SHA-256 of its canonical path. See fuzz-clean(1) for where <cache> is and how to trim it.",
+<cache>/<library id>/<Target>/ :: The generated corpus, where <library id> is the library's name and the first 16 hex digits of the SHA-256 of its canonical path. See fuzz-clean(1) for where <cache> is and how to trim it.
+
+<cache>/CACHEDIR.TAG :: Written when fuzz-run creates the cache directory (or finds it empty), so that backup tools skip it and fuzz-clean knows it for a cache. A directory that already held other files is not tagged, and fuzz-clean will refuse to clean it.",
         ),
         (
             "ENVIRONMENT",
             "FUZZCACHE :: The corpus cache directory, unless -fuzzcachedir is given.
 
-XDG_CACHE_HOME, HOME :: Without FUZZCACHE, the cache is $XDG_CACHE_HOME/fuzz, else $HOME/.cache/fuzz.
+XDG_CACHE_HOME, HOME :: Without FUZZCACHE, the cache is $XDG_CACHE_HOME/fuzz, else $HOME/.cache/fuzz. A relative FUZZCACHE or HOME is resolved against the working directory; a relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification says.
 
 FUZZ_WORKER :: The fuzz-worker executable to start; by default the one beside fuzz-run, else the one on PATH.",
         ),

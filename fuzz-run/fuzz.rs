@@ -25,7 +25,7 @@ use crate::targets::{self, TargetInfo};
 use crate::turns::{Schedule, Turn, TURN};
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
-use fuzz_core::cache::{self, CacheEnv};
+use fuzz_core::cache;
 use fuzz_core::duration::{format_secs, Limit};
 use fuzz_core::protocol::{Exec, Found, Keep, Request, Response};
 use fuzz_core::shm::{Mutation, MutatorCall};
@@ -112,6 +112,8 @@ struct Coordinator<'a> {
     lib_shown: String,
     lib_file: String,
     seed_dir: PathBuf,
+    /// The cache root, and this target's directory below it.
+    cache_root: PathBuf,
     cache_dir: PathBuf,
     spawn_dir: tempfile::TempDir,
     worker_bin: PathBuf,
@@ -187,13 +189,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         targets::check_cmp_lib(&worker_bin, cmp_lib, &chosen)?;
     }
     let several = chosen.len() > 1;
-    let env = CacheEnv {
-        flag: cli.fuzzcachedir.clone(),
-        fuzzcache: std::env::var_os("FUZZCACHE"),
-        xdg_cache_home: std::env::var_os("XDG_CACHE_HOME"),
-        home: std::env::var_os("HOME"),
-    };
-    let cache_root = env.root()?;
+    let cache_root = fuzz_cli::cache::env(cli.fuzzcachedir.as_deref())?.root()?;
     let lib_id = cache::library_id(&cli.lib)?;
     let lib_shown = cli.lib.display().to_string();
     let mut coordinators = Vec::new();
@@ -201,7 +197,8 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     for target in chosen {
         let cache_dir = cache::target_dir(&cache_root, &lib_id, &target.name);
         let reporter = Reporter::new(cli.json, start, &target.name, several);
-        match Coordinator::open(cli, target, cache_dir, &worker_bin, reporter, several)? {
+        let dirs = (cache_root.clone(), cache_dir);
+        match Coordinator::open(cli, target, dirs, &worker_bin, reporter, several)? {
             Some(c) => coordinators.push(c),
             // As Go: a bad seed file fails the target before any fuzzing.
             None if !several => return Ok(Status::Finding),
@@ -313,7 +310,7 @@ impl<'a> Coordinator<'a> {
     fn open(
         cli: &'a Cli,
         target: &TargetInfo,
-        cache_dir: PathBuf,
+        (cache_root, cache_dir): (PathBuf, PathBuf),
         worker_bin: &Path,
         reporter: Reporter,
         several: bool,
@@ -396,6 +393,7 @@ impl<'a> Coordinator<'a> {
                 .unwrap_or_default(),
             target,
             seed_dir,
+            cache_root,
             cache_dir,
             spawn_dir,
             worker_bin: worker_bin.to_path_buf(),
@@ -1151,7 +1149,7 @@ impl Coordinator<'_> {
             origin: Origin::New,
         }) {
             self.new_interesting += 1;
-            fsutil::create_dir_all(&self.cache_dir)?;
+            cache::create_dir(&self.cache_root, &self.cache_dir)?;
             let path = self.cache_dir.join(&name);
             fsutil::write_new_atomic(&path, entry.as_bytes())?;
             let size = codec::decode(entry.as_bytes())

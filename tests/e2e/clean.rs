@@ -23,10 +23,14 @@ fn run(mut c: Command) -> Run {
     }
 }
 
-/// Writes `<cache>/<lib>/<target>/<name>` with `bytes`.
+/// Writes `<cache>/<lib>/<target>/<name>` with `bytes`, in a cache tagged
+/// as fuzz-run tags the caches it creates.
 fn entry(cache: &Path, lib: &str, target: &str, name: &str, bytes: &[u8]) -> PathBuf {
     let dir = cache.join(lib).join(target);
     fs::create_dir_all(&dir).unwrap();
+    if !fuzz_core::cache::is_tagged(cache) {
+        fuzz_core::cache::write_tag(cache).unwrap();
+    }
     let p = dir.join(name);
     fs::write(&p, bytes).unwrap();
     p
@@ -43,11 +47,16 @@ fn age_days(path: &Path, days: u64) {
         .unwrap();
 }
 
-/// Every path below `dir`, relative, sorted, links included (not followed).
+/// Every path below `dir`, relative, sorted, links included (not followed),
+/// but for the cache's tag.
 fn tree(dir: &Path) -> Vec<String> {
     let mut out: Vec<String> = walkdir::WalkDir::new(dir)
         .min_depth(1)
         .into_iter()
+        .filter(|e| {
+            let e = e.as_ref().unwrap();
+            !(e.depth() == 1 && e.file_name() == "CACHEDIR.TAG")
+        })
         .map(|e| {
             let e = e.unwrap();
             let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
@@ -97,18 +106,23 @@ fn whole_cache_goes_and_the_cache_dir_stays() {
         &cache,
         "foo-0123456789abcdef",
         "FuzzA",
-        "aaaa",
+        "aaaaaaaaaaaaaaaa",
         b"go test fuzz v1\n[]byte(\"a\")\n",
     );
     entry(
         &cache,
         "foo-0123456789abcdef",
         "FuzzB",
-        "bbbb",
+        "bbbbbbbbbbbbbbbb",
         &[b'x'; 2000],
     );
-    entry(&cache, "bar-fedcba9876543210", "bar", "cccc", &[b'y'; 2000]);
-    fs::write(cache.join("stray"), b"12345").unwrap();
+    entry(
+        &cache,
+        "bar-fedcba9876543210",
+        "bar",
+        "cccccccccccccccc",
+        &[b'y'; 2000],
+    );
     let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
     assert!(
         r.stdout.is_empty(),
@@ -116,17 +130,21 @@ fn whole_cache_goes_and_the_cache_dir_stays() {
         r.out()
     );
     let line = summary(&r);
-    let size = 28 + 2000 + 2000 + 5;
+    let size = 28 + 2000 + 2000;
     assert_eq!(
         line,
         format!(
-            "fuzz-clean: removed 4 entries ({:.1} KiB) from {}",
+            "fuzz-clean: removed 3 entries ({:.1} KiB) from {}",
             size as f64 / 1024.0,
             canon(&cache).display()
         )
     );
     assert!(cache.is_dir(), "the cache directory itself is kept");
     assert_eq!(tree(&cache), Vec::<String>::new());
+    assert!(
+        fuzz_core::cache::is_tagged(&cache),
+        "and so is its CACHEDIR.TAG"
+    );
 
     // Again: nothing left.
     let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
@@ -139,8 +157,9 @@ fn missing_cache_is_nothing_to_remove() {
     let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "no/such/cache"]).expect(0);
     assert!(r.stdout.is_empty());
     let line = summary(&r);
+    let want = d.path().join("no/such/cache");
     assert!(
-        line.contains("nothing to remove in no/such/cache"),
+        line.contains(&format!("nothing to remove in {}", want.display())),
         "{line}"
     );
     // The default location, $HOME/.cache/fuzz, missing too.
@@ -162,8 +181,16 @@ fn cache_location_precedence() {
         ("xdg", xdg.join("fuzz")),
         ("home", home.join(".cache").join("fuzz")),
     ];
-    for (name, dir) in &places {
-        entry(dir, "lib-0000000000000000", "T", name, name.as_bytes());
+    // Each place's entry is named after its index: 0000…, 1111…, ….
+    let hexname = |i: usize| i.to_string().repeat(16);
+    for (i, (name, dir)) in places.iter().enumerate() {
+        entry(
+            dir,
+            "lib-0000000000000000",
+            "T",
+            &hexname(i),
+            name.as_bytes(),
+        );
     }
     let listed = |flag_arg: bool, fc: Option<&Path>, x: Option<&Path>| {
         let mut args = vec!["-n"];
@@ -184,8 +211,11 @@ fn cache_location_precedence() {
         PathBuf::from(&l[0])
     };
     let expect = |i: usize| {
-        let (name, dir) = &places[i];
-        canon(dir).join("lib-0000000000000000").join("T").join(name)
+        let dir = &places[i].1;
+        canon(dir)
+            .join("lib-0000000000000000")
+            .join("T")
+            .join(hexname(i))
     };
     assert_eq!(listed(true, Some(&fuzzcache), Some(&xdg)), expect(0));
     assert_eq!(listed(false, Some(&fuzzcache), Some(&xdg)), expect(1));
@@ -220,10 +250,22 @@ fn one_library() {
     let d = tempdir();
     let cache = d.path().join("cache");
     let (_, foo) = fake_lib(d.path(), "libfoo.so");
-    entry(&cache, &foo, "foo", "1", b"1");
-    entry(&cache, &foo, "FuzzX", "2", b"22");
-    entry(&cache, "foo-0000000000000000", "foo", "3", b"333");
-    entry(&cache, "bar-1111111111111111", "bar", "4", b"4444");
+    entry(&cache, &foo, "foo", "1111111111111111", b"1");
+    entry(&cache, &foo, "FuzzX", "2222222222222222", b"22");
+    entry(
+        &cache,
+        "foo-0000000000000000",
+        "foo",
+        "3333333333333333",
+        b"333",
+    );
+    entry(
+        &cache,
+        "bar-1111111111111111",
+        "bar",
+        "4444444444444444",
+        b"4444",
+    );
     let before = tree(&cache);
     let r = run_in(d.path(), TOOL, &["libfoo.so", "-fuzzcachedir", "cache"]).expect(0);
     assert!(r.stdout.is_empty());
@@ -242,7 +284,7 @@ fn one_library() {
     assert!(want.iter().any(|p| p.starts_with("foo-0000000000000000")));
 
     // Its id does not depend on how LIB is spelled.
-    entry(&cache, &foo, "foo", "5", b"5");
+    entry(&cache, &foo, "foo", "5555555555555555", b"5");
     let lib = d.path().join("libfoo.so");
     let r = run_in(
         d.path(),
@@ -263,10 +305,16 @@ fn one_target_of_one_library() {
     let d = tempdir();
     let cache = d.path().join("cache");
     let (_, foo) = fake_lib(d.path(), "libfoo.so");
-    entry(&cache, &foo, "FuzzA", "1", b"1");
-    entry(&cache, &foo, "FuzzA", "2", b"2");
-    entry(&cache, &foo, "FuzzB", "3", b"3");
-    entry(&cache, "bar-1111111111111111", "FuzzA", "4", b"4");
+    entry(&cache, &foo, "FuzzA", "1111111111111111", b"1");
+    entry(&cache, &foo, "FuzzA", "2222222222222222", b"2");
+    entry(&cache, &foo, "FuzzB", "3333333333333333", b"3");
+    entry(
+        &cache,
+        "bar-1111111111111111",
+        "FuzzA",
+        "4444444444444444",
+        b"4",
+    );
     let r = run_in(
         d.path(),
         TOOL,
@@ -283,10 +331,10 @@ fn one_target_of_one_library() {
         [
             "bar-1111111111111111/".to_string(),
             "bar-1111111111111111/FuzzA/".into(),
-            "bar-1111111111111111/FuzzA/4".into(),
+            "bar-1111111111111111/FuzzA/4444444444444444".into(),
             format!("{foo}/"),
             format!("{foo}/FuzzB/"),
-            format!("{foo}/FuzzB/3"),
+            format!("{foo}/FuzzB/3333333333333333"),
         ]
     );
     // The last target of a library takes the library's directory with it.
@@ -311,10 +359,34 @@ fn one_target_of_one_library() {
 fn one_target_in_every_library() {
     let d = tempdir();
     let cache = d.path().join("cache");
-    entry(&cache, "foo-0000000000000000", "FuzzA", "1", b"1");
-    entry(&cache, "foo-0000000000000000", "FuzzB", "2", b"2");
-    entry(&cache, "bar-1111111111111111", "FuzzA", "3", b"3");
-    entry(&cache, "baz-2222222222222222", "FuzzC", "4", b"4");
+    entry(
+        &cache,
+        "foo-0000000000000000",
+        "FuzzA",
+        "1111111111111111",
+        b"1",
+    );
+    entry(
+        &cache,
+        "foo-0000000000000000",
+        "FuzzB",
+        "2222222222222222",
+        b"2",
+    );
+    entry(
+        &cache,
+        "bar-1111111111111111",
+        "FuzzA",
+        "3333333333333333",
+        b"3",
+    );
+    entry(
+        &cache,
+        "baz-2222222222222222",
+        "FuzzC",
+        "4444444444444444",
+        b"4",
+    );
     let r = run_in(
         d.path(),
         TOOL,
@@ -331,10 +403,10 @@ fn one_target_in_every_library() {
         [
             "baz-2222222222222222/",
             "baz-2222222222222222/FuzzC/",
-            "baz-2222222222222222/FuzzC/4",
+            "baz-2222222222222222/FuzzC/4444444444444444",
             "foo-0000000000000000/",
             "foo-0000000000000000/FuzzB/",
-            "foo-0000000000000000/FuzzB/2",
+            "foo-0000000000000000/FuzzB/2222222222222222",
         ]
     );
 }
@@ -343,11 +415,41 @@ fn one_target_in_every_library() {
 fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
     let d = tempdir();
     let cache = d.path().join("cache");
-    let old1 = entry(&cache, "foo-0000000000000000", "FuzzA", "old1", b"old");
-    let old2 = entry(&cache, "foo-0000000000000000", "FuzzB", "old2", b"old");
-    entry(&cache, "foo-0000000000000000", "FuzzB", "new", b"new");
-    let old3 = entry(&cache, "bar-1111111111111111", "bar", "old3", b"old");
-    let recent = entry(&cache, "bar-1111111111111111", "bar", "recent", b"recent");
+    let old1 = entry(
+        &cache,
+        "foo-0000000000000000",
+        "FuzzA",
+        "0d1d000000000001",
+        b"old",
+    );
+    let old2 = entry(
+        &cache,
+        "foo-0000000000000000",
+        "FuzzB",
+        "0d1d000000000002",
+        b"old",
+    );
+    entry(
+        &cache,
+        "foo-0000000000000000",
+        "FuzzB",
+        "0e0e000000000000",
+        b"new",
+    );
+    let old3 = entry(
+        &cache,
+        "bar-1111111111111111",
+        "bar",
+        "0d1d000000000003",
+        b"old",
+    );
+    let recent = entry(
+        &cache,
+        "bar-1111111111111111",
+        "bar",
+        "0ece000000000000",
+        b"recent",
+    );
     for p in [&old1, &old2, &old3] {
         age_days(p, 40);
     }
@@ -366,10 +468,10 @@ fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
     assert_eq!(
         lines(&r),
         [
-            c.join("bar-1111111111111111/bar/old3"),
-            c.join("foo-0000000000000000/FuzzA/old1"),
+            c.join("bar-1111111111111111/bar/0d1d000000000003"),
+            c.join("foo-0000000000000000/FuzzA/0d1d000000000001"),
             c.join("foo-0000000000000000/FuzzA"),
-            c.join("foo-0000000000000000/FuzzB/old2"),
+            c.join("foo-0000000000000000/FuzzB/0d1d000000000002"),
         ]
         .map(|p| p.display().to_string())
     );
@@ -391,10 +493,10 @@ fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
         [
             "bar-1111111111111111/",
             "bar-1111111111111111/bar/",
-            "bar-1111111111111111/bar/recent",
+            "bar-1111111111111111/bar/0ece000000000000",
             "foo-0000000000000000/",
             "foo-0000000000000000/FuzzB/",
-            "foo-0000000000000000/FuzzB/new",
+            "foo-0000000000000000/FuzzB/0e0e000000000000",
         ]
     );
 
@@ -415,7 +517,7 @@ fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
         [
             "foo-0000000000000000/",
             "foo-0000000000000000/FuzzB/",
-            "foo-0000000000000000/FuzzB/new",
+            "foo-0000000000000000/FuzzB/0e0e000000000000",
         ]
     );
     // Nothing that old left.
@@ -429,11 +531,17 @@ fn older_with_a_library_and_a_target() {
     let d = tempdir();
     let cache = d.path().join("cache");
     let (_, foo) = fake_lib(d.path(), "libfoo.so");
-    age_days(&entry(&cache, &foo, "FuzzA", "old", b"o"), 10);
-    entry(&cache, &foo, "FuzzA", "new", b"n");
-    age_days(&entry(&cache, &foo, "FuzzB", "old", b"o"), 10);
+    age_days(&entry(&cache, &foo, "FuzzA", "0d1d000000000000", b"o"), 10);
+    entry(&cache, &foo, "FuzzA", "0e0e000000000000", b"n");
+    age_days(&entry(&cache, &foo, "FuzzB", "0d1d000000000000", b"o"), 10);
     age_days(
-        &entry(&cache, "bar-1111111111111111", "FuzzA", "old", b"o"),
+        &entry(
+            &cache,
+            "bar-1111111111111111",
+            "FuzzA",
+            "0d1d000000000000",
+            b"o",
+        ),
         10,
     );
     run_in(
@@ -455,12 +563,12 @@ fn older_with_a_library_and_a_target() {
         [
             "bar-1111111111111111/".to_string(),
             "bar-1111111111111111/FuzzA/".into(),
-            "bar-1111111111111111/FuzzA/old".into(),
+            "bar-1111111111111111/FuzzA/0d1d000000000000".into(),
             format!("{foo}/"),
             format!("{foo}/FuzzA/"),
-            format!("{foo}/FuzzA/new"),
+            format!("{foo}/FuzzA/0e0e000000000000"),
             format!("{foo}/FuzzB/"),
-            format!("{foo}/FuzzB/old"),
+            format!("{foo}/FuzzB/0d1d000000000000"),
         ]
     );
 }
@@ -469,9 +577,27 @@ fn older_with_a_library_and_a_target() {
 fn dry_run_lists_everything_and_removes_nothing() {
     let d = tempdir();
     let cache = d.path().join("cache");
-    entry(&cache, "foo-0000000000000000", "FuzzA", "1", b"1");
-    entry(&cache, "foo-0000000000000000", "FuzzA", "2", b"22");
-    entry(&cache, "bar-1111111111111111", "bar", "3", b"333");
+    entry(
+        &cache,
+        "foo-0000000000000000",
+        "FuzzA",
+        "1111111111111111",
+        b"1",
+    );
+    entry(
+        &cache,
+        "foo-0000000000000000",
+        "FuzzA",
+        "2222222222222222",
+        b"22",
+    );
+    entry(
+        &cache,
+        "bar-1111111111111111",
+        "bar",
+        "3333333333333333",
+        b"333",
+    );
     let before = snapshot(d.path());
     let r = run_in(d.path(), TOOL, &["-n", "-fuzzcachedir", "cache"]).expect(0);
     assert_eq!(snapshot(d.path()), before, "-n removed something");
@@ -479,11 +605,11 @@ fn dry_run_lists_everything_and_removes_nothing() {
     assert_eq!(
         lines(&r),
         [
-            "bar-1111111111111111/bar/3",
+            "bar-1111111111111111/bar/3333333333333333",
             "bar-1111111111111111/bar",
             "bar-1111111111111111",
-            "foo-0000000000000000/FuzzA/1",
-            "foo-0000000000000000/FuzzA/2",
+            "foo-0000000000000000/FuzzA/1111111111111111",
+            "foo-0000000000000000/FuzzA/2222222222222222",
             "foo-0000000000000000/FuzzA",
             "foo-0000000000000000",
         ]
@@ -512,9 +638,13 @@ fn symlinks_are_removed_as_links_never_followed() {
     fs::write(outside.join("keep.txt"), b"must survive").unwrap();
     fs::write(outside.join("FuzzA").join("keep2"), b"must survive").unwrap();
     let (_, foo) = fake_lib(d.path(), "libfoo.so");
-    entry(&cache, &foo, "FuzzA", "1", b"1");
+    entry(&cache, &foo, "FuzzA", "1111111111111111", b"1");
     // A link to a directory as an entry, as a target and as a library.
-    symlink(&outside, cache.join(&foo).join("FuzzA").join("link")).unwrap();
+    symlink(
+        &outside,
+        cache.join(&foo).join("FuzzA").join("11ec000000000000"),
+    )
+    .unwrap();
     symlink(&outside, cache.join(&foo).join("FuzzB")).unwrap();
     symlink(&outside, cache.join("bar-1111111111111111")).unwrap();
     let outside_before = snapshot(&outside);
@@ -549,7 +679,6 @@ fn symlinks_are_removed_as_links_never_followed() {
     assert_eq!(fs::read(outside.join("keep.txt")).unwrap(), b"must survive");
 
     // -older looks at a link's own time and never walks through it.
-    fs::create_dir_all(&cache).unwrap();
     symlink(&outside, cache.join("lib-0000000000000000")).unwrap();
     age_days(&outside.join("keep.txt"), 100);
     run_in(d.path(), TOOL, &["-older", "1d", "-fuzzcachedir", "cache"]).expect(0);
@@ -566,6 +695,7 @@ fn a_library_dir_that_is_a_link_is_not_entered() {
     fs::write(outside.join("FuzzA").join("keep"), b"must survive").unwrap();
     let (_, foo) = fake_lib(d.path(), "libfoo.so");
     fs::create_dir_all(&cache).unwrap();
+    fuzz_core::cache::write_tag(&cache).unwrap();
     symlink(&outside, cache.join(&foo)).unwrap();
     let r = run_in(
         d.path(),
@@ -586,7 +716,13 @@ fn a_cache_root_that_is_a_link_is_resolved_once() {
     use std::os::unix::fs::symlink;
     let d = tempdir();
     let real = d.path().join("real-cache");
-    entry(&real, "foo-0000000000000000", "FuzzA", "1", b"1");
+    entry(
+        &real,
+        "foo-0000000000000000",
+        "FuzzA",
+        "1111111111111111",
+        b"1",
+    );
     symlink(&real, d.path().join("cache")).unwrap();
     let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
     assert_eq!(
@@ -627,7 +763,7 @@ fn populated() -> tempfile::TempDir {
         &home.join(".cache/fuzz"),
         "foo-0000000000000000",
         "FuzzA",
-        "1",
+        "1111111111111111",
         b"1",
     );
     fs::write(home.join("precious"), b"do not remove").unwrap();
@@ -635,7 +771,7 @@ fn populated() -> tempfile::TempDir {
         &d.path().join("cache"),
         "foo-0000000000000000",
         "FuzzA",
-        "1",
+        "1111111111111111",
         b"1",
     );
     fs::write(d.path().join("libfoo.so"), b"lib").unwrap();
@@ -784,4 +920,337 @@ fn help_reads_go_style() {
         assert!(out.contains(flag), "help lacks {flag}:\n{out}");
     }
     assert!(!out.contains("--older"), "{out}");
+}
+
+/// A project as a user has one: sources, a git repository, a seed corpus,
+/// and the library directories a run with `FUZZCACHE=.` wrote beside them.
+fn project(dir: &Path) {
+    fs::create_dir_all(dir.join("src")).unwrap();
+    fs::write(dir.join("src/parse.c"), b"int parse(void) { return 0; }\n").unwrap();
+    fs::write(dir.join("Makefile"), b"all:\n").unwrap();
+    fs::create_dir_all(dir.join(".git/refs/heads")).unwrap();
+    fs::write(dir.join(".git/HEAD"), b"ref: refs/heads/main\n").unwrap();
+    let seeds = dir.join("testdata/fuzz/FuzzA");
+    fs::create_dir_all(&seeds).unwrap();
+    fs::write(
+        seeds.join("0123456789abcdef"),
+        b"go test fuzz v1\n[]byte(\"a\")\n",
+    )
+    .unwrap();
+    let cached = dir.join("foo-0123456789abcdef/FuzzA");
+    fs::create_dir_all(&cached).unwrap();
+    fs::write(cached.join("fedcba9876543210"), b"go test fuzz v1\n").unwrap();
+}
+
+#[test]
+fn a_project_is_never_cleaned_however_it_is_named() {
+    let d = tempdir();
+    let proj = d.path().join("project");
+    project(&proj);
+    let abs = proj.to_str().unwrap();
+    // $HOME is elsewhere: cmd() puts it below the working directory.
+    let home = d.path().join("home");
+    let with_env = |dir: &Path, value: &str, args: &[&str]| {
+        let mut c = cmd(dir, TOOL, args);
+        c.env("FUZZCACHE", value).env("HOME", &home);
+        c
+    };
+    // FUZZCACHE=. in the project, FUZZCACHE as an absolute path, and
+    // -fuzzcachedir either way; with -n too, which must refuse as well.
+    for dry in [false, true] {
+        let n: &[&str] = if dry { &["-n"] } else { &[] };
+        refused(d.path(), with_env(&proj, ".", n), "($FUZZCACHE)");
+        refused(d.path(), with_env(d.path(), abs, n), abs);
+        let mut args = n.to_vec();
+        args.extend(["-fuzzcachedir", "."]);
+        let mut c = cmd(&proj, TOOL, &args);
+        c.env("HOME", &home);
+        refused(d.path(), c, "refusing to clean . (-fuzzcachedir)");
+        let mut args = n.to_vec();
+        args.extend(["-fuzzcachedir", abs]);
+        refused(d.path(), cmd(d.path(), TOOL, &args), ".git");
+        // A selection does not make it a cache either.
+        let mut args = n.to_vec();
+        args.extend(["-target", "FuzzA", "-fuzzcachedir", abs]);
+        refused(d.path(), cmd(d.path(), TOOL, &args), abs);
+    }
+    let r = run(with_env(&proj, ".", &[])).expect(2);
+    r.one_line_error(TOOL, "it holds .git");
+
+    // A tag does not make a repository a cache.
+    fs::write(
+        proj.join("CACHEDIR.TAG"),
+        "Signature: 8a477f597d28d172789f06886806bc55\n",
+    )
+    .unwrap();
+    refused(d.path(), with_env(&proj, ".", &[]), ".git");
+    fs::remove_file(proj.join("CACHEDIR.TAG")).unwrap();
+
+    // Without .git, its sources still say it is no cache.
+    fs::remove_dir_all(proj.join(".git")).unwrap();
+    let r = run(with_env(&proj, ".", &[])).expect(2);
+    r.one_line_error(TOOL, "it has no CACHEDIR.TAG and holds Makefile");
+    refused(
+        d.path(),
+        with_env(&proj, ".", &[]),
+        "not laid out as the cache is",
+    );
+    assert!(proj.join("src/parse.c").is_file());
+    assert!(proj.join("testdata/fuzz/FuzzA/0123456789abcdef").is_file());
+}
+
+/// A tree that looks like a system's `/usr` and another user's home.
+fn fake_system(root: &Path) -> (PathBuf, PathBuf) {
+    let usr = root.join("usr");
+    for (path, bytes) in [
+        ("bin/ls", &b"\x7fELF"[..]),
+        ("lib/x86_64-linux-gnu/libc.so.6", b"\x7fELF"),
+        ("share/doc/README", b"docs"),
+    ] {
+        let p = usr.join(path);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, bytes).unwrap();
+    }
+    let other = root.join("home/other");
+    entry(
+        &other.join(".cache/fuzz"),
+        "foo-0123456789abcdef",
+        "FuzzA",
+        "0123456789abcdef",
+        b"x",
+    );
+    fs::write(other.join(".bashrc"), b"export PS1='$ '\n").unwrap();
+    fs::create_dir_all(other.join("thesis")).unwrap();
+    fs::write(other.join("thesis/chapter1.tex"), b"\\chapter{One}").unwrap();
+    (usr, other)
+}
+
+#[test]
+fn a_system_tree_or_another_home_is_never_cleaned_even_without_home() {
+    let d = tempdir();
+    let (usr, other) = fake_system(&d.path().join("fake-root"));
+    for unset_home in [false, true] {
+        for dir in [&usr, &other] {
+            for n in [true, false] {
+                let args: &[&str] = if n { &["-n"] } else { &[] };
+                let mut c = cmd(d.path(), TOOL, args);
+                c.env("FUZZCACHE", dir);
+                if unset_home {
+                    c.env_remove("HOME");
+                }
+                refused(d.path(), c, &dir.display().to_string());
+            }
+            let mut c = cmd(d.path(), TOOL, &["-fuzzcachedir", dir.to_str().unwrap()]);
+            if unset_home {
+                c.env_remove("HOME");
+            }
+            refused(d.path(), c, "no CACHEDIR.TAG");
+        }
+    }
+    // The other user's real cache, tagged, is a cache: with HOME unset it
+    // is found through FUZZCACHE and cleaned, and nothing beside it goes.
+    let theirs = other.join(".cache/fuzz");
+    let mut c = cmd(d.path(), TOOL, &[]);
+    c.env("FUZZCACHE", &theirs).env_remove("HOME");
+    let r = run(c).expect(0);
+    assert!(
+        summary(&r).contains("removed 1 entry (1 B)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(tree(&theirs), Vec::<String>::new());
+    assert!(other.join("thesis/chapter1.tex").is_file());
+    assert!(usr.join("bin/ls").is_file());
+}
+
+#[test]
+fn strays_in_a_real_cache_stay_with_a_warning() {
+    use std::os::unix::fs::symlink;
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    let lib = "foo-0123456789abcdef";
+    entry(&cache, lib, "FuzzA", "0123456789abcdef", b"one");
+    entry(&cache, lib, "FuzzB", "fedcba9876543210", b"two");
+    let outside = d.path().join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    fs::write(outside.join("keep"), b"must survive").unwrap();
+    let strays = [
+        "notes.txt".to_string(),
+        format!("{lib}/.hidden"),
+        format!("{lib}/FuzzA/keep.me"),
+        format!("{lib}/FuzzA/0000000000000000"),
+        "to-outside".into(),
+        format!("{lib}/FuzzB/to-outside"),
+    ];
+    fs::write(cache.join(&strays[0]), b"mine").unwrap();
+    fs::write(cache.join(&strays[1]), b"mine").unwrap();
+    fs::write(cache.join(&strays[2]), b"mine").unwrap();
+    // A directory where an entry belongs, with something in it.
+    fs::create_dir_all(cache.join(&strays[3])).unwrap();
+    fs::write(cache.join(&strays[3]).join("x"), b"mine").unwrap();
+    symlink(&outside, cache.join(&strays[4])).unwrap();
+    symlink(&outside, cache.join(&strays[5])).unwrap();
+    let outside_before = snapshot(&outside);
+
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
+    let c = canon(&cache);
+    for stray in &strays {
+        let shown = c.join(stray).display().to_string();
+        assert!(
+            r.stderr
+                .lines()
+                .any(|l| l.starts_with("fuzz-clean: warning: left ") && l.contains(&shown)),
+            "no warning names {shown}:\n{}",
+            r.stderr
+        );
+        assert!(
+            cache.join(stray).symlink_metadata().is_ok(),
+            "{stray} was removed"
+        );
+    }
+    assert!(r.stderr.contains("removed 2 entries (6 B)"), "{}", r.stderr);
+    assert!(!cache.join(lib).join("FuzzA/0123456789abcdef").exists());
+    assert!(!cache.join(lib).join("FuzzB/fedcba9876543210").exists());
+    assert_eq!(snapshot(&outside), outside_before);
+    assert_eq!(fs::read(cache.join(&strays[0])).unwrap(), b"mine");
+}
+
+#[test]
+fn an_untagged_cache_laid_out_as_ours_is_recognised_tagged_and_cleaned() {
+    let d = tempdir();
+    let cache = d.path().join("old-cache");
+    // As the previous version left it: the layout, an unfinished write,
+    // no tag.
+    for (lib, target, name) in [
+        ("foo-0123456789abcdef", "FuzzA", "0123456789abcdef"),
+        ("foo-0123456789abcdef", "FuzzA", ".tmp-a1B2c3"),
+        ("png_read-fedcba9876543210", "png_read", &"e".repeat(64)),
+    ] {
+        let dir = cache.join(lib).join(target);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(name), b"x").unwrap();
+    }
+    assert!(!fuzz_core::cache::is_tagged(&cache));
+    let before = snapshot(d.path());
+    let r = run_in(d.path(), TOOL, &["-n", "-fuzzcachedir", "old-cache"]).expect(0);
+    assert_eq!(lines(&r).len(), 3 + 2 + 2, "{}", r.out());
+    assert_eq!(snapshot(d.path()), before, "-n wrote or removed something");
+
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "old-cache"]).expect(0);
+    assert!(
+        summary(&r).contains("removed 3 entries (3 B)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(tree(&cache), Vec::<String>::new());
+    assert!(
+        fuzz_core::cache::is_tagged(&cache),
+        "a recognised cache is tagged"
+    );
+    // Tagged now: a stray that turns up later is left with a warning,
+    // where an untagged root holding it would have been refused.
+    fs::write(cache.join("notes.txt"), b"mine").unwrap();
+    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "old-cache"]).expect(0);
+    assert!(r.stderr.contains("warning: left "), "{}", r.stderr);
+    assert!(cache.join("notes.txt").is_file());
+}
+
+#[test]
+fn older_is_a_positive_age_and_entries_from_the_future_are_new() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    let future = entry(
+        &cache,
+        "foo-0123456789abcdef",
+        "FuzzA",
+        "0123456789abcdef",
+        b"f",
+    );
+    let old = entry(
+        &cache,
+        "foo-0123456789abcdef",
+        "FuzzA",
+        "fedcba9876543210",
+        b"o",
+    );
+    fs::File::options()
+        .write(true)
+        .open(&future)
+        .unwrap()
+        .set_modified(SystemTime::now() + Duration::from_secs(86400 * 365))
+        .unwrap();
+    age_days(&old, 3);
+    for zero in ["0", "0s", "0h0m", "0d"] {
+        refused(
+            d.path(),
+            cmd(d.path(), TOOL, &["-older", zero, "-fuzzcachedir", "cache"]),
+            "-older",
+        );
+    }
+    let r = run_in(d.path(), TOOL, &["-older", "1s", "-fuzzcachedir", "cache"]).expect(0);
+    assert!(
+        summary(&r).contains("removed 1 entry (1 B)"),
+        "{}",
+        r.stderr
+    );
+    assert!(future.is_file(), "an entry dated in the future was removed");
+    assert!(!old.exists());
+}
+
+#[test]
+fn a_cache_fuzz_run_made_is_tagged_found_alike_and_cleaned_whole() {
+    let d = tempdir();
+    let lib = example_lib("librust_typed_fixed.so");
+    let fuzz = |env: &[(&str, &str)]| {
+        let mut c = cmd(
+            d.path(),
+            "fuzz-run",
+            &[
+                "-fuzz",
+                "^FuzzRecord$",
+                "-parallel",
+                "1",
+                "-seed",
+                "1",
+                "-fuzztime",
+                "20000x",
+                &lib,
+            ],
+        );
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        run(c).expect(0)
+    };
+    // A relative FUZZCACHE, resolved against the working directory by both
+    // tools.
+    fuzz(&[("FUZZCACHE", "rel/cache")]);
+    let cache = d.path().join("rel/cache");
+    assert!(
+        fuzz_core::cache::is_tagged(&cache),
+        "fuzz-run did not tag the cache it created"
+    );
+    let made = tree(&cache);
+    let entries = made.iter().filter(|p| !p.ends_with('/')).count();
+    assert!(entries > 2, "{made:?}");
+    let mut c = cmd(d.path(), TOOL, &[]);
+    c.env("FUZZCACHE", "rel/cache");
+    let r = run(c).expect(0);
+    assert!(
+        summary(&r).contains(&format!("removed {entries} entries")),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(tree(&cache), Vec::<String>::new());
+
+    // A relative XDG_CACHE_HOME is ignored, by both: $HOME decides.
+    fuzz(&[("XDG_CACHE_HOME", "xdg")]);
+    assert!(!d.path().join("xdg").exists());
+    let home_cache = d.path().join("home/.cache/fuzz");
+    assert!(fuzz_core::cache::is_tagged(&home_cache));
+    let mut c = cmd(d.path(), TOOL, &[]);
+    c.env("XDG_CACHE_HOME", "xdg");
+    let r = run(c).expect(0);
+    assert!(summary(&r).contains("removed"), "{}", r.stderr);
+    assert_eq!(tree(&home_cache), Vec::<String>::new());
 }

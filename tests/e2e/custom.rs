@@ -92,6 +92,7 @@ impl Work {
     /// The names of the files in the generated corpus, sorted.
     fn cached(&self) -> Vec<String> {
         let mut names: Vec<String> = walkdir::WalkDir::new(self.path().join("cache"))
+            .min_depth(3) // <lib>/<Target>/<entry>: not the root's CACHEDIR.TAG
             .into_iter()
             .filter_map(|e| e.ok())
             .filter(|e| e.file_type().is_file())
@@ -104,6 +105,7 @@ impl Work {
     /// libFuzzer entry.
     fn cached_sealed(&self) -> Vec<Vec<u8>> {
         walkdir::WalkDir::new(self.path().join("cache"))
+            .min_depth(3) // <lib>/<Target>/<entry>: not the root's CACHEDIR.TAG
             .into_iter()
             .filter_map(|e| e.ok())
             .filter(|e| e.file_type().is_file())
