@@ -3,7 +3,7 @@
 //! against which relative settings are resolved.
 
 use crate::CliError;
-use fuzz_core::cache::CacheEnv;
+use fuzz_core::store::cache::CacheEnv;
 use std::path::Path;
 
 /// The cache settings of this process, with `-fuzzcachedir` if given.

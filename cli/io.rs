@@ -57,7 +57,7 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
                     p.display()
                 )));
             }
-            fuzz_core::fsutil::write_atomic(p, bytes)?;
+            fuzz_core::store::fsutil::write_atomic(p, bytes)?;
             Ok(())
         }
     }

@@ -123,7 +123,7 @@ fn library_id(lib: &Path) -> Result<String, CliError> {
             lib.display()
         )));
     }
-    Ok(fuzz_core::cache::library_id(lib)?)
+    Ok(fuzz_core::store::cache::library_id(lib)?)
 }
 
 /// `-n`: the paths, one per line, as raw bytes so that scripts get the

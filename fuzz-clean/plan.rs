@@ -13,7 +13,7 @@
 //! removed with `remove_file`, which removes the link.
 
 use fuzz_cli::CliError;
-use fuzz_core::cache;
+use fuzz_core::store::cache;
 use std::ffi::OsStr;
 use std::fs::Metadata;
 use std::io::ErrorKind;

@@ -11,7 +11,7 @@
 //! of this is decided before a single file is removed.
 
 use fuzz_cli::CliError;
-use fuzz_core::cache::{self, Source};
+use fuzz_core::store::cache::{self, Source};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,7 @@
 use crate::{count, note, pick, same_dir};
 use fuzz_cli::convert::Export;
 use fuzz_cli::{io, CliError, Status};
-use fuzz_core::{codec, corpus, fsutil};
+use fuzz_core::{format::codec, store::corpus, store::fsutil};
 
 /// `fuzz-convert export`.
 pub fn export(args: Export) -> Result<Status, CliError> {

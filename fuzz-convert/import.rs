@@ -9,7 +9,7 @@
 use crate::{count, layout, note, path_line, raw, same_dir, warn};
 use fuzz_cli::convert::Import;
 use fuzz_cli::{io, CliError, Status};
-use fuzz_core::{cache, corpus, digest, fsutil};
+use fuzz_core::{store::cache, store::corpus, store::digest, store::fsutil};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -114,7 +114,7 @@ fn warn_v1(files: &[PathBuf], inputs: &[Vec<u8>]) {
 /// True for bytes that already look like a corpus file rather than a raw
 /// input.
 fn is_v1(bytes: &[u8]) -> bool {
-    let header = fuzz_core::codec::HEADER.as_bytes();
+    let header = fuzz_core::format::codec::HEADER.as_bytes();
     bytes
         .strip_prefix(header)
         .is_some_and(|rest| rest.starts_with(b"\n") || rest.starts_with(b"\r\n"))

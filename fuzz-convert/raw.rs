@@ -6,7 +6,7 @@ use crate::pick;
 use fuzz_cli::convert::{ToRaw, ToV1};
 use fuzz_cli::io;
 use fuzz_cli::{CliError, Status};
-use fuzz_core::{codec, digest, fsutil, ArgType, Value};
+use fuzz_core::{format::codec, store::digest, store::fsutil, ArgType, Value};
 use std::path::{Path, PathBuf};
 
 /// `fuzz-convert to-raw`.

@@ -2,7 +2,7 @@
 
 use crate::{corpus_files, file_name, TOOL};
 use fuzz_cli::{CliError, Status};
-use fuzz_core::{codec, corpus::Entry, digest, ArgType};
+use fuzz_core::{format::codec, store::corpus::Entry, store::digest, ArgType};
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -5,7 +5,7 @@
 //! `merge -lib` (a crash or hang skips the entry and costs a worker), and
 //! the features each run reports name the counters it hit. `fuzz-worker
 //! pc-table` says which basic block of the library each counter is
-//! (`fuzz_core::pctable`); the blocks are grouped into functions at their
+//! (`fuzz_core::search::pctable`); the blocks are grouped into functions at their
 //! entry blocks, and the functions named from the ELF file
 //! (`symbols.rs`). Everything is read and checked before anything runs,
 //! and the HTML report is written only once the whole report is made.
@@ -13,11 +13,11 @@
 use crate::{corpus_files, TOOL};
 use fuzz_cli::io::is_stdio;
 use fuzz_cli::{CliError, Status};
-use fuzz_core::corpus::Entry;
-use fuzz_core::pctable::{self, PcEntry};
-use fuzz_core::protocol::{Exec, Request, Response};
-use fuzz_core::worker::Session;
-use fuzz_core::{codec, fsutil, ArgType};
+use fuzz_core::search::pctable::{self, PcEntry};
+use fuzz_core::store::corpus::Entry;
+use fuzz_core::worker::client::Session;
+use fuzz_core::worker::protocol::{Exec, Request, Response};
+use fuzz_core::{format::codec, store::fsutil, ArgType};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 use crate::TOOL;
 use fuzz_cli::io::{display, is_stdio, read_operand, write_stdout};
 use fuzz_cli::{CliError, Status};
-use fuzz_core::{codec, digest, fsutil};
+use fuzz_core::{format::codec, store::digest, store::fsutil};
 use std::path::{Path, PathBuf};
 
 pub fn run(files: &[PathBuf], in_place: bool, rename: bool) -> Result<Status, CliError> {

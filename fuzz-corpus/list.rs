@@ -2,7 +2,7 @@
 
 use crate::corpus_files;
 use fuzz_cli::{CliError, Status};
-use fuzz_core::corpus::Entry;
+use fuzz_core::store::corpus::Entry;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -70,7 +70,7 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Result<Status, CliError> {
 /// Why an entry is malformed, without the file name the listing shows
 /// already.
 fn reason(entry: &Entry) -> String {
-    match fuzz_core::codec::decode(&entry.bytes) {
+    match fuzz_core::format::codec::decode(&entry.bytes) {
         Err(e) => e.to_string(),
         Ok(_) => String::new(),
     }

@@ -67,7 +67,7 @@ fn corpus_files(operands: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut files = Vec::new();
     for op in operands {
         if op.is_dir() {
-            files.extend(fuzz_core::corpus::files_in(op)?);
+            files.extend(fuzz_core::store::corpus::files_in(op)?);
         } else {
             files.push(op.clone());
         }

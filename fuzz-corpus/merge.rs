@@ -6,8 +6,8 @@
 
 use crate::TOOL;
 use fuzz_cli::{CliError, Status};
-use fuzz_core::corpus::{files_in, Entry};
-use fuzz_core::{digest, fsutil};
+use fuzz_core::store::corpus::{files_in, Entry};
+use fuzz_core::{store::digest, store::fsutil};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 

@@ -8,10 +8,10 @@
 use crate::TOOL;
 use fuzz_cli::io::print_line;
 use fuzz_cli::{CliError, Status};
-use fuzz_core::corpus::{files_in, Entry};
-use fuzz_core::protocol::{Exec, Request, Response};
-use fuzz_core::worker::Session;
-use fuzz_core::{codec, digest, fsutil, ArgType};
+use fuzz_core::store::corpus::{files_in, Entry};
+use fuzz_core::worker::client::Session;
+use fuzz_core::worker::protocol::{Exec, Request, Response};
+use fuzz_core::{format::codec, store::digest, store::fsutil, ArgType};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -8,9 +8,9 @@ use fuzz_cli::io::{display, read_operand, write_output};
 use fuzz_cli::minimize::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::Limit;
-use fuzz_core::protocol::{Checked, Keep, Request, Response};
-use fuzz_core::worker::{Event, Spawn, Worker};
-use fuzz_core::{codec, ArgType, Value};
+use fuzz_core::worker::client::{Event, Spawn, Worker};
+use fuzz_core::worker::protocol::{Checked, Keep, Request, Response};
+use fuzz_core::{format::codec, ArgType, Value};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -222,8 +222,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         best.clone().into_bytes()
     };
     write_output(cli.output.as_deref(), &out)?;
-    let before = fuzz_core::minimize::size(&values);
-    let after = fuzz_core::minimize::size(&best_values);
+    let before = fuzz_core::search::minimize::size(&values);
+    let after = fuzz_core::search::minimize::size(&best_values);
     eprintln!(
         "{TOOL}: {before} -> {after} bytes{} in {:.1}s{}",
         execs

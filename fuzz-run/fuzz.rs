@@ -25,12 +25,14 @@ use crate::targets::{self, TargetInfo};
 use crate::turns::{Schedule, Turn, TURN};
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
-use fuzz_core::cache;
 use fuzz_core::duration::{format_secs, Limit};
-use fuzz_core::protocol::{Exec, Found, Keep, Request, Response};
-use fuzz_core::shm::{Mutation, MutatorCall};
-use fuzz_core::worker::{Event, Killed, Spawn, Worker};
-use fuzz_core::{codec, corpus, digest, fsutil, value, ArgType, Value};
+use fuzz_core::store::cache;
+use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
+use fuzz_core::worker::protocol::{Exec, Found, Keep, Request, Response};
+use fuzz_core::worker::shm::{Mutation, MutatorCall};
+use fuzz_core::{
+    format::codec, format::value, store::corpus, store::digest, store::fsutil, ArgType, Value,
+};
 use serde_json::json;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -180,7 +182,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         // Checked here, so that a bad dictionary is one line naming the
         // line at fault, before anything starts.
         let text = fuzz_cli::io::read_operand(dict)?;
-        fuzz_core::dict::parse(&text).map_err(|e| CliError::from(e.in_file(dict)))?;
+        fuzz_core::search::dict::parse(&text).map_err(|e| CliError::from(e.in_file(dict)))?;
     }
     let worker_bin = fuzz_cli::find_worker::path()?;
     let targets = targets::list(&worker_bin, &cli.lib)?;
@@ -848,7 +850,7 @@ impl Coordinator<'_> {
         self.promised[w] = max_execs.unwrap_or(0);
         let add_coverage = self.coverage_log[self.synced[w]..].to_vec();
         self.synced[w] = self.coverage_log.len();
-        let search = fuzz_core::protocol::Search {
+        let search = fuzz_core::worker::protocol::Search {
             entropic: self.cli.entropic,
             cross_over: self.cli.cross_over,
             len_control: self.cli.len_control,
@@ -930,11 +932,11 @@ impl Coordinator<'_> {
         let job = std::mem::replace(&mut self.jobs[w], Job::Idle);
         match response {
             Response::Hello { version, .. } => {
-                if version != fuzz_core::protocol::VERSION {
+                if version != fuzz_core::worker::protocol::VERSION {
                     return Err(CliError::misuse(format!(
                         "{} speaks protocol version {version}, fuzz-run {}: install matching versions (or set FUZZ_WORKER)",
                         self.worker_bin.display(),
-                        fuzz_core::protocol::VERSION
+                        fuzz_core::worker::protocol::VERSION
                     )));
                 }
                 self.jobs[w] = job;
@@ -1034,13 +1036,13 @@ impl Coordinator<'_> {
                     }
                     Some(Found::Failure { .. }) if self.minimizing_failure() => Ok(false),
                     Some(Found::Failure { message, .. })
-                        if self.seen_site(&fuzz_core::crash::failure_site(&message)) =>
+                        if self.seen_site(&fuzz_core::worker::crash::failure_site(&message)) =>
                     {
                         Ok(false)
                     }
                     Some(Found::Failure { entry, message }) => {
                         if self.minimizing_allowed() {
-                            let site = fuzz_core::crash::failure_site(&message);
+                            let site = fuzz_core::worker::crash::failure_site(&message);
                             self.minimize_failure(w, entry, message, None, site);
                             Ok(false)
                         } else {
@@ -1153,7 +1155,7 @@ impl Coordinator<'_> {
             let path = self.cache_dir.join(&name);
             fsutil::write_new_atomic(&path, entry.as_bytes())?;
             let size = codec::decode(entry.as_bytes())
-                .map(|v| fuzz_core::minimize::size(&v))
+                .map(|v| fuzz_core::search::minimize::size(&v))
                 .unwrap_or(0);
             self.reporter.event(json!({
                 "event": "new_input", "path": path.display().to_string(),
@@ -1168,9 +1170,9 @@ impl Coordinator<'_> {
     /// failed (a Rust panic's location), a death by its kind and frames.
     fn site_of(&self, kind: &str, message: &str, report: &str) -> String {
         if report.is_empty() {
-            fuzz_core::crash::failure_site(message)
+            fuzz_core::worker::crash::failure_site(message)
         } else {
-            fuzz_core::crash::site(kind, report, &self.lib_file)
+            fuzz_core::worker::crash::site(kind, report, &self.lib_file)
         }
     }
 
@@ -1388,7 +1390,7 @@ impl Coordinator<'_> {
                     });
                 }
             }
-            let site = fuzz_core::crash::site(&death.kind, &death.report, &self.lib_file);
+            let site = fuzz_core::worker::crash::site(&death.kind, &death.report, &self.lib_file);
             self.minimize_failure(w, entry, headline, Some((death.kind, death.report)), site);
             return Ok(false);
         }

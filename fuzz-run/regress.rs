@@ -124,7 +124,7 @@ impl<'a> Plan<'a> {
             entries: Vec::new(),
             bad: Vec::new(),
         };
-        let files = match fuzz_core::corpus::files_in(&plan.dir) {
+        let files = match fuzz_core::store::corpus::files_in(&plan.dir) {
             Ok(files) => files,
             // No seed corpus: nothing to replay, the target passes.
             Err(fuzz_core::Error::Io { source, .. })
@@ -160,8 +160,9 @@ impl<'a> Plan<'a> {
 /// error is `file:line: reason` (`file: reason` for a type mismatch).
 fn check_file(path: &Path, args: &[fuzz_core::ArgType]) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| fuzz_core::Error::io(path, e).to_string())?;
-    let values = fuzz_core::codec::decode(&bytes).map_err(|e| e.in_file(path).to_string())?;
-    fuzz_core::codec::check_types(&values, args).map_err(|e| e.in_file(path).to_string())
+    let values =
+        fuzz_core::format::codec::decode(&bytes).map_err(|e| e.in_file(path).to_string())?;
+    fuzz_core::format::codec::check_types(&values, args).map_err(|e| e.in_file(path).to_string())
 }
 
 /// Where results go: Go-shaped text, or JSON lines.

@@ -6,7 +6,7 @@
 //! worker, not the report), and each run's features name the counters it
 //! hit. This table says which basic block of the library each counter
 //! stands for, as a module-relative address that the ELF file's symbol
-//! and line tables can name (`fuzz_core::pctable`). Counters are numbered
+//! and line tables can name (`fuzz_core::search::pctable`). Counters are numbered
 //! by `CounterMap`, the same way in every worker that loads the library.
 //!
 //! Each instrumented module registers its inline counters and its PC table
@@ -17,7 +17,7 @@
 use crate::coverage::CounterMap;
 use crate::library::Library;
 use crate::sancov;
-use fuzz_core::pctable::PcEntry;
+use fuzz_core::search::pctable::PcEntry;
 use std::ffi::{c_int, CStr};
 use std::path::PathBuf;
 

@@ -10,9 +10,9 @@ use crate::sancov::{self, Region, GUARDS_USED, GUARD_COUNTERS};
 use std::sync::atomic::Ordering;
 
 /// A covered counter and its hit-count bucket: `index << BUCKET_BITS |
-/// bucket` (`fuzz_core::pctable`, where readers of features find it).
+/// bucket` (`fuzz_core::search::pctable`, where readers of features find it).
 pub type Feature = u32;
-pub use fuzz_core::pctable::BUCKET_BITS;
+pub use fuzz_core::search::pctable::BUCKET_BITS;
 
 /// Where the counters live, in a fixed order so that every worker loading
 /// the same library numbers them alike: the inline 8-bit counter regions in

@@ -104,7 +104,7 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     // stack and written with write(2).
     let mut line = StackLine::new();
     line.push(b"==fuzz-worker== deadly signal ");
-    match fuzz_core::crash::signal_str(sig) {
+    match fuzz_core::worker::crash::signal_str(sig) {
         Some(name) => line.push(name.as_bytes()),
         None => {
             line.push(b"signal ");

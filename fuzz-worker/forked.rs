@@ -6,8 +6,8 @@
 //! only).
 
 use crate::serve::Executor;
-use fuzz_core::crash;
-use fuzz_core::protocol::Checked;
+use fuzz_core::worker::crash;
+use fuzz_core::worker::protocol::Checked;
 use fuzz_core::Value;
 use std::io::{Read, Seek, SeekFrom};
 use std::os::fd::FromRawFd;

@@ -5,9 +5,9 @@
 //! the coordinator sent; beyond Go (each part off with its switch in
 //! [`Search`]), the worker keeps a copy of the whole corpus and
 //! - chooses the parent of each chain by the rarity of the coverage it
-//!   reaches (`fuzz_core::schedule`),
+//!   reaches (`fuzz_core::search::schedule`),
 //! - now and then splices the parent with another entry
-//!   (`fuzz_core::splice`),
+//!   (`fuzz_core::search::splice`),
 //! - caps the growth of byte arguments, raising the cap by small steps
 //!   while nothing new turns up (length control, as libFuzzer's),
 //! - uses the target's own mutators when it has them (`fuzz-worker/custom.rs`:
@@ -19,18 +19,18 @@
 //!   a share of the inputs, keeping the operands that led to new coverage
 //!   as words of an automatic dictionary (`auto_dict`),
 //! - and writes whole characters outside ASCII into arguments that are
-//!   valid UTF-8 (`utf8`, `fuzz_core::utf8`).
+//!   valid UTF-8 (`utf8`, `fuzz_core::search::utf8`).
 
 use crate::coverage::{Feature, BUCKET_BITS};
 use crate::custom::Custom;
 use crate::sancov;
 use crate::serve::{Executor, Mark, Verdict};
-use fuzz_core::mutator::{Mutator, CHAIN};
-use fuzz_core::protocol::{Found, Search};
-use fuzz_core::rng::Rng;
-use fuzz_core::schedule::{self, Schedule};
-use fuzz_core::shm::MutatorCall;
-use fuzz_core::{codec, Value};
+use fuzz_core::search::mutator::{Mutator, CHAIN};
+use fuzz_core::search::rng::Rng;
+use fuzz_core::search::schedule::{self, Schedule};
+use fuzz_core::worker::protocol::{Found, Search};
+use fuzz_core::worker::shm::MutatorCall;
+use fuzz_core::{format::codec, Value};
 use std::time::{Duration, Instant};
 
 /// The features seen so far, one bit each.
@@ -230,7 +230,7 @@ impl Fuzzer {
                 0
             };
             self.schedule.add(
-                fuzz_core::minimize::size(&values),
+                fuzz_core::search::minimize::size(&values),
                 exec.features.clone(),
                 nanos,
             );
@@ -251,7 +251,7 @@ impl Fuzzer {
         let mut mutator = Mutator::new(slice.seed, slice.max_len);
         let mut values = parent.to_vec();
         let mut cap = slice.max_len;
-        let mut hints = fuzz_core::hints::Hints::default();
+        let mut hints = fuzz_core::search::hints::Hints::default();
         let mut execs: u64 = 0;
         let mut clock = Clock::new(slice.deadline.is_none());
         loop {
@@ -386,7 +386,7 @@ impl Fuzzer {
         let own = custom.is_some_and(|c| c.has_mutator() || c.has_cross_over());
         if search.cross_over && !own && self.pool.len() > 1 && rng.intn(SPLICE_ONE_IN) == 0 {
             let other = &self.pool[rng.intn(self.pool.len())];
-            fuzz_core::splice::splice(values, other, rng, cap);
+            fuzz_core::search::splice::splice(values, other, rng, cap);
         }
         cap
     }
@@ -397,7 +397,7 @@ impl Fuzzer {
         &mut self,
         exec: &mut Executor,
         values: &mut [Value],
-        hints: &fuzz_core::hints::Hints,
+        hints: &fuzz_core::search::hints::Hints,
         mutator: &mut Mutator,
         cap: usize,
         slice: &Slice,
@@ -421,7 +421,7 @@ impl Fuzzer {
         }
         if slice.search.utf8 && mutator.rng_mut().intn(UTF8_ONE_IN) == 0 {
             let rng = mutator.rng_mut();
-            if fuzz_core::utf8::mutate(values, rng, cap) {
+            if fuzz_core::search::utf8::mutate(values, rng, cap) {
                 return;
             }
         }
@@ -432,7 +432,7 @@ impl Fuzzer {
         let worded = words > 0 && draw < HINT_ONE_IN && {
             let rng = mutator.rng_mut();
             let word = nth_word(lists, rng.intn(words));
-            fuzz_core::hints::place_word(values, word, rng, cap)
+            fuzz_core::search::hints::place_word(values, word, rng, cap)
         };
         if worded {
             return;
@@ -440,7 +440,7 @@ impl Fuzzer {
         let slot = self.chain_n.min(CHAIN as usize - 1);
         let hinted = !hints.is_empty()
             && draw % HINT_ONE_IN == 0
-            && fuzz_core::hints::mutate(
+            && fuzz_core::search::hints::mutate(
                 values,
                 hints,
                 mutator.rng_mut(),

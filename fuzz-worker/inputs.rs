@@ -5,7 +5,7 @@
 use crate::library::{Kind, Target};
 use fuzz_cli::io::{display, read_operand};
 use fuzz_cli::CliError;
-use fuzz_core::{codec, value, ArgType, Value};
+use fuzz_core::{format::codec, format::value, ArgType, Value};
 use std::path::Path;
 
 /// Reads one input file (v1, or raw bytes with `raw`) for `target`.

@@ -150,7 +150,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
 }
 
 /// The dictionary words of the library's x86-64 machine code
-/// (`fuzz_core::codewords`): none for other architectures, or when the
+/// (`fuzz_core::search::codewords`): none for other architectures, or when the
 /// file cannot be read again.
 pub fn code_words(path: &Path) -> Vec<Vec<u8>> {
     use object::ObjectSection;
@@ -168,7 +168,7 @@ pub fn code_words(path: &Path) -> Vec<Vec<u8>> {
         if section.kind() != object::SectionKind::Text {
             continue;
         }
-        for w in fuzz_core::codewords::words(section.data().unwrap_or_default()) {
+        for w in fuzz_core::search::codewords::words(section.data().unwrap_or_default()) {
             if !words.contains(&w) {
                 words.push(w);
             }
@@ -184,7 +184,7 @@ impl Inspection {
         let mut out = Vec::new();
         if self.functions.iter().any(|f| f == "LLVMFuzzerTestOneInput") {
             out.push((
-                fuzz_core::cache::library_name(path),
+                fuzz_core::store::cache::library_name(path),
                 Kind::LibFuzzer,
                 "LLVMFuzzerTestOneInput".to_string(),
             ));

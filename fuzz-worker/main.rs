@@ -142,7 +142,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                     .map_err(|e| CliError::misuse(format!("-cmp_lib {}: {e}", cmp.display())))?;
             }
             let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
-            let shm = fuzz_core::shm::Shm::open(&shm)?;
+            let shm = fuzz_core::worker::shm::Shm::open(&shm)?;
             crash::install(-1);
             lib.initialize();
             let map = coverage::CounterMap::new(lib.uses_pc_map);
@@ -159,7 +159,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let words = match &dict {
                 Some(path) => {
                     let text = fuzz_cli::io::read_operand(path)?;
-                    fuzz_core::dict::parse(&text).map_err(|e| CliError::from(e.in_file(path)))?
+                    fuzz_core::search::dict::parse(&text)
+                        .map_err(|e| CliError::from(e.in_file(path)))?
                 }
                 None => Vec::new(),
             };
@@ -181,7 +182,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
             let table = cover::pc_table(&lib);
-            fuzz_cli::io::write_stdout(fuzz_core::pctable::format(&table).as_bytes())?;
+            fuzz_cli::io::write_stdout(fuzz_core::search::pctable::format(&table).as_bytes())?;
             Ok(Status::Success)
         }
         Command::Bench {

@@ -348,11 +348,11 @@ pub fn mem_comparisons() -> Vec<MemCmp> {
 }
 
 /// The recorded comparisons as mutation hints.
-pub fn hints() -> fuzz_core::hints::Hints {
-    fuzz_core::hints::Hints {
+pub fn hints() -> fuzz_core::search::hints::Hints {
+    fuzz_core::search::hints::Hints {
         ints: int_comparisons()
             .into_iter()
-            .map(|c| fuzz_core::hints::IntHint {
+            .map(|c| fuzz_core::search::hints::IntHint {
                 a: c.a,
                 b: c.b,
                 size: c.size,
@@ -360,7 +360,7 @@ pub fn hints() -> fuzz_core::hints::Hints {
             .collect(),
         bytes: mem_comparisons()
             .into_iter()
-            .map(|c| fuzz_core::hints::BytesHint {
+            .map(|c| fuzz_core::search::hints::BytesHint {
                 a: c.a[..c.a_len as usize].to_vec(),
                 b: c.b[..c.b_len as usize].to_vec(),
             })

@@ -1,5 +1,5 @@
 //! The worker side of fuzzing: serve a coordinator's requests (see
-//! `fuzz_core::protocol`) in a loop, mutating and executing in-process with
+//! `fuzz_core::worker::protocol`) in a loop, mutating and executing in-process with
 //! no system call per input.
 //!
 //! Per execution: the mutated values are packed into a reused buffer,
@@ -14,15 +14,15 @@ use crate::forked::Limits;
 use crate::fuzzing::{text_of, Fuzzer, Slice};
 use crate::library::{Kind, TargetFn};
 use crate::sancov;
-use fuzz_core::minimize::{self, Budget};
-use fuzz_core::protocol::{self, Exec, Keep, Request, Response};
-use fuzz_core::shm::{Mutation, MutatorCall, Shm};
+use fuzz_core::search::minimize::{self, Budget};
+use fuzz_core::worker::protocol::{self, Exec, Keep, Request, Response};
+use fuzz_core::worker::shm::{Mutation, MutatorCall, Shm};
 
 /// Marks a custom mutator call as under way: which one, on which argument,
 /// with how much room, and a cross-over's other entry (empty for the other
 /// calls; see [`Executor::guard_mutation`]).
 pub type Mark<'a> = dyn FnMut(MutatorCall, usize, usize, &[u8]) + 'a;
-use fuzz_core::{codec, Value};
+use fuzz_core::{format::codec, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, RawFd};
 use std::time::{Duration, Instant};
@@ -33,7 +33,7 @@ pub struct Executor {
     pub module: String,
     /// Dictionary words (`-dict`), written into inputs as hints are.
     pub dict: Vec<Vec<u8>>,
-    /// Words of the target's machine code (`fuzz_core::codewords`), part
+    /// Words of the target's machine code (`fuzz_core::search::codewords`), part
     /// of the automatic dictionary.
     pub code_words: Vec<Vec<u8>>,
     /// The target's own mutators, when it has any.
@@ -399,7 +399,7 @@ fn shrink(
             }
             Keep::Coverage { isolate: true, .. } => {
                 match crate::forked::check(exec, candidate, limits, &module) {
-                    fuzz_core::protocol::Checked::Ok { mut features } => {
+                    fuzz_core::worker::protocol::Checked::Ok { mut features } => {
                         features.sort_unstable();
                         wanted.iter().all(|f| features.binary_search(f).is_ok())
                     }

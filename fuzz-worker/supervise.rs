@@ -302,7 +302,7 @@ impl Child {
                 self.kill();
                 let report = self.stderr_since();
                 // A crash whose handler then blocked is still that crash.
-                if let Some(kind) = fuzz_core::crash::reported_signal(&report) {
+                if let Some(kind) = fuzz_core::worker::crash::reported_signal(&report) {
                     return Event::Died(Outcome::Crashed { kind, report });
                 }
                 return Event::Died(Outcome::TimedOut { after: limit });
@@ -398,7 +398,7 @@ impl Child {
         } else {
             (None, Some(libc::WEXITSTATUS(status)))
         };
-        let kind = fuzz_core::crash::death_kind(signal, code, &report);
+        let kind = fuzz_core::worker::crash::death_kind(signal, code, &report);
         match (signal, kind.as_str()) {
             (_, "stack overflow") => Outcome::StackOverflow { report },
             (None, k) if k.starts_with("exit status") => Outcome::Exited {

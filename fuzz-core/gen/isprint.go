@@ -1,8 +1,8 @@
-// Command isprint writes fuzz-core/src/isprint_table.rs: the code points
+// Command isprint writes fuzz-core/src/format/isprint_table.rs: the code points
 // Go's strconv.IsPrint accepts, as ranges. Go's corpus writer quotes with
 // strconv.Quote, which prints these runes as they are and escapes the rest,
 // so byte-for-byte canonical output needs Go's own table (Go 1.19 follows
-// Unicode 13). Run: go run fuzz-core/gen/isprint.go > fuzz-core/src/isprint_table.rs
+// Unicode 13). Run: go run fuzz-core/gen/isprint.go > fuzz-core/src/format/isprint_table.rs
 package main
 
 import (

@@ -2,7 +2,7 @@
 //! whatever the bytes; everything decoded re-encodes to a file that decodes
 //! to the same values; every value we can hold survives a round trip.
 
-use fuzz_core::codec::{decode, encode};
+use fuzz_core::format::codec::{decode, encode};
 use fuzz_core::Value;
 use proptest::prelude::*;
 

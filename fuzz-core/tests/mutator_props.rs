@@ -4,7 +4,7 @@
 //! `[]byte`/`string` arguments within `max_len`, and changes at most one
 //! argument per call.
 
-use fuzz_core::mutator::Mutator;
+use fuzz_core::search::mutator::Mutator;
 use fuzz_core::Value;
 use proptest::prelude::*;
 

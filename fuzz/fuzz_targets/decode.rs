@@ -2,7 +2,7 @@
 //! to a canonical file that decodes to the same values.
 #![no_main]
 
-use fuzz_core::codec::{decode, encode};
+use fuzz_core::format::codec::{decode, encode};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -28,8 +28,8 @@ fn run(mut c: Command) -> Run {
 fn entry(cache: &Path, lib: &str, target: &str, name: &str, bytes: &[u8]) -> PathBuf {
     let dir = cache.join(lib).join(target);
     fs::create_dir_all(&dir).unwrap();
-    if !fuzz_core::cache::is_tagged(cache) {
-        fuzz_core::cache::write_tag(cache).unwrap();
+    if !fuzz_core::store::cache::is_tagged(cache) {
+        fuzz_core::store::cache::write_tag(cache).unwrap();
     }
     let p = dir.join(name);
     fs::write(&p, bytes).unwrap();
@@ -77,7 +77,7 @@ fn tree(dir: &Path) -> Vec<String> {
 fn fake_lib(dir: &Path, name: &str) -> (PathBuf, String) {
     let p = dir.join(name);
     fs::write(&p, b"\x7fELF not really").unwrap();
-    let id = fuzz_core::cache::library_id(&p).unwrap();
+    let id = fuzz_core::store::cache::library_id(&p).unwrap();
     (p, id)
 }
 
@@ -142,7 +142,7 @@ fn whole_cache_goes_and_the_cache_dir_stays() {
     assert!(cache.is_dir(), "the cache directory itself is kept");
     assert_eq!(tree(&cache), Vec::<String>::new());
     assert!(
-        fuzz_core::cache::is_tagged(&cache),
+        fuzz_core::store::cache::is_tagged(&cache),
         "and so is its CACHEDIR.TAG"
     );
 
@@ -695,7 +695,7 @@ fn a_library_dir_that_is_a_link_is_not_entered() {
     fs::write(outside.join("FuzzA").join("keep"), b"must survive").unwrap();
     let (_, foo) = fake_lib(d.path(), "libfoo.so");
     fs::create_dir_all(&cache).unwrap();
-    fuzz_core::cache::write_tag(&cache).unwrap();
+    fuzz_core::store::cache::write_tag(&cache).unwrap();
     symlink(&outside, cache.join(&foo)).unwrap();
     let r = run_in(
         d.path(),
@@ -1130,7 +1130,7 @@ fn an_untagged_cache_laid_out_as_ours_is_recognised_tagged_and_cleaned() {
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join(name), b"x").unwrap();
     }
-    assert!(!fuzz_core::cache::is_tagged(&cache));
+    assert!(!fuzz_core::store::cache::is_tagged(&cache));
     let before = snapshot(d.path());
     let r = run_in(d.path(), TOOL, &["-n", "-fuzzcachedir", "old-cache"]).expect(0);
     assert_eq!(lines(&r).len(), 3 + 2 + 2, "{}", r.out());
@@ -1144,7 +1144,7 @@ fn an_untagged_cache_laid_out_as_ours_is_recognised_tagged_and_cleaned() {
     );
     assert_eq!(tree(&cache), Vec::<String>::new());
     assert!(
-        fuzz_core::cache::is_tagged(&cache),
+        fuzz_core::store::cache::is_tagged(&cache),
         "a recognised cache is tagged"
     );
     // Tagged now: a stray that turns up later is left with a warning,
@@ -1227,7 +1227,7 @@ fn a_cache_fuzz_run_made_is_tagged_found_alike_and_cleaned_whole() {
     fuzz(&[("FUZZCACHE", "rel/cache")]);
     let cache = d.path().join("rel/cache");
     assert!(
-        fuzz_core::cache::is_tagged(&cache),
+        fuzz_core::store::cache::is_tagged(&cache),
         "fuzz-run did not tag the cache it created"
     );
     let made = tree(&cache);
@@ -1247,7 +1247,7 @@ fn a_cache_fuzz_run_made_is_tagged_found_alike_and_cleaned_whole() {
     fuzz(&[("XDG_CACHE_HOME", "xdg")]);
     assert!(!d.path().join("xdg").exists());
     let home_cache = d.path().join("home/.cache/fuzz");
-    assert!(fuzz_core::cache::is_tagged(&home_cache));
+    assert!(fuzz_core::store::cache::is_tagged(&home_cache));
     let mut c = cmd(d.path(), TOOL, &[]);
     c.env("XDG_CACHE_HOME", "xdg");
     let r = run(c).expect(0);

@@ -349,7 +349,7 @@ fn import_afl_output_takes_exactly_the_inputs() {
     for p in &printed {
         let name = p.strip_prefix("testdata/fuzz/FuzzParse/").expect(p);
         let bytes = fs::read(t.path().join(p)).unwrap();
-        assert_eq!(name, fuzz_core::digest::entry_name(&bytes));
+        assert_eq!(name, fuzz_core::store::digest::entry_name(&bytes));
     }
     // The secondary's seed is the main's: one entry, counted once.
     assert_eq!(

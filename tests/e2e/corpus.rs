@@ -162,7 +162,7 @@ fn fmt_w_and_rename_rewrite_in_place() {
         "go test fuzz v1\nint64(16)\n"
     );
     let r = run_in(dir.path(), "fuzz-corpus", &["fmt", "-rename", "c/a"]).expect(0);
-    let name = fuzz_core::digest::entry_name(b"go test fuzz v1\nint64(16)\n");
+    let name = fuzz_core::store::digest::entry_name(b"go test fuzz v1\nint64(16)\n");
     assert_eq!(r.out().trim(), format!("c/{name}"));
     assert!(!c.join("a").exists() && c.join(&name).exists());
     // Renaming a file that already has its digest name changes nothing.
@@ -231,7 +231,7 @@ fn merge_takes_the_union_without_duplicates() {
         .collect();
     assert_eq!(names.len(), 3);
     for body in ["go test fuzz v1\nint(2)\n", "go test fuzz v1\nint(3)\n"] {
-        let name = fuzz_core::digest::entry_name(body.as_bytes());
+        let name = fuzz_core::store::digest::entry_name(body.as_bytes());
         assert_eq!(std::fs::read_to_string(dst.join(name)).unwrap(), body);
     }
     // Again: nothing new.
@@ -290,8 +290,8 @@ fn concurrent_merges_into_one_directory_are_safe() {
     for e in entries {
         let p = e.unwrap().path();
         let bytes = std::fs::read(&p).unwrap();
-        assert!(fuzz_core::codec::decode(&bytes).is_ok());
-        assert!(fuzz_core::digest::name_matches(
+        assert!(fuzz_core::format::codec::decode(&bytes).is_ok());
+        assert!(fuzz_core::store::digest::name_matches(
             p.file_name().unwrap().to_str().unwrap(),
             &bytes
         ));

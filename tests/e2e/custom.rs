@@ -9,7 +9,7 @@
 //! seeded run stays reproducible.
 
 use crate::common::*;
-use fuzz_core::codec::decode;
+use fuzz_core::format::codec::decode;
 use fuzz_core::Value;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -85,7 +85,9 @@ impl Work {
         let mut v: Vec<PathBuf> = std::fs::read_dir(self.path().join("testdata/fuzz").join(target))
             .map(|d| d.map(|e| e.unwrap().path()).collect())
             .unwrap_or_default();
-        v.retain(|p| fuzz_core::digest::is_digest_name(&p.file_name().unwrap().to_string_lossy()));
+        v.retain(|p| {
+            fuzz_core::store::digest::is_digest_name(&p.file_name().unwrap().to_string_lossy())
+        });
         v.sort();
         v
     }

@@ -6,7 +6,7 @@
 //! pass or fail as its values say.
 
 use crate::common::*;
-use fuzz_core::codec::decode;
+use fuzz_core::format::codec::decode;
 use fuzz_core::Value;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -6,7 +6,7 @@
 //! where Go accepts, our canonical bytes must be Go's.
 
 use crate::common::*;
-use fuzz_core::codec::{decode, encode};
+use fuzz_core::format::codec::{decode, encode};
 use fuzz_core::Value;
 use std::collections::BTreeMap;
 use std::path::Path;

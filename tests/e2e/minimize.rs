@@ -2,7 +2,7 @@
 //! (coverage-aware merge), driven as binaries.
 
 use crate::common::*;
-use fuzz_core::codec::{decode, encode};
+use fuzz_core::format::codec::{decode, encode};
 use fuzz_core::Value;
 use std::collections::{BTreeSet, HashSet};
 use std::io::BufRead;
@@ -709,7 +709,7 @@ fn written_corpus(dir: &Path) -> (PathBuf, Vec<(String, Vec<u8>)>) {
     let mut entries = Vec::new();
     for b in tlv_inputs() {
         let v1 = encode(&[Value::Bytes(b.clone())]);
-        let name = fuzz_core::digest::entry_name(&v1);
+        let name = fuzz_core::store::digest::entry_name(&v1);
         std::fs::write(corpus.join(&name), &v1).unwrap();
         entries.push((name, b));
     }
@@ -784,7 +784,7 @@ fn merge_by_coverage_keeps_the_coverage_with_far_fewer_entries() {
         let bytes = std::fs::read(d.join(p)).unwrap();
         // Named by digest, the bytes of one of the SRC entries.
         let name = p.file_name().unwrap().to_str().unwrap();
-        assert_eq!(name, fuzz_core::digest::entry_name(&bytes));
+        assert_eq!(name, fuzz_core::store::digest::entry_name(&bytes));
         assert!(corpus.join(name).is_file(), "{name} is not from SRC");
     }
 

@@ -5,7 +5,7 @@
 //! next run; reproducible -seed runs; Ctrl-C; -json events; misuse.
 
 use crate::common::*;
-use fuzz_core::codec::decode;
+use fuzz_core::format::codec::decode;
 use fuzz_core::Value;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -48,7 +48,9 @@ impl Work {
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
             .map(|d| d.map(|e| e.unwrap().path()).collect())
             .unwrap_or_default();
-        v.retain(|p| fuzz_core::digest::is_digest_name(&p.file_name().unwrap().to_string_lossy()));
+        v.retain(|p| {
+            fuzz_core::store::digest::is_digest_name(&p.file_name().unwrap().to_string_lossy())
+        });
         v.sort();
         v
     }
@@ -87,7 +89,7 @@ fn found_one(w: &Work, target: &str, r: &Run, needle: &str) -> PathBuf {
         .to_str()
         .unwrap()
         .to_string();
-    assert!(fuzz_core::digest::name_matches(
+    assert!(fuzz_core::store::digest::name_matches(
         &name,
         &std::fs::read(&crashers[0]).unwrap()
     ));

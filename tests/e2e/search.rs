@@ -23,7 +23,7 @@ fn fuzz(dir: &Path, lib: &str, args: &[&str]) -> Run {
 fn seed_file(dir: &Path, target: &str, name: &str, bytes: &[u8]) {
     let d = dir.join("testdata/fuzz").join(target);
     std::fs::create_dir_all(&d).unwrap();
-    let v1 = fuzz_core::codec::encode(&[fuzz_core::Value::Bytes(bytes.to_vec())]);
+    let v1 = fuzz_core::format::codec::encode(&[fuzz_core::Value::Bytes(bytes.to_vec())]);
     std::fs::write(d.join(name), v1).unwrap();
 }
 
@@ -137,7 +137,7 @@ fn whole_characters_get_emoji_into_text_that_must_stay_valid() {
             .map(|e| e.unwrap().path())
             .find(|p| p.file_name().unwrap() != "start")
             .expect("a crasher file");
-        let values = fuzz_core::codec::decode(&std::fs::read(&file).unwrap()).unwrap();
+        let values = fuzz_core::format::codec::decode(&std::fs::read(&file).unwrap()).unwrap();
         let text = std::str::from_utf8(values[0].as_bytes().unwrap()).expect("UTF-8");
         let emoji = text
             .chars()

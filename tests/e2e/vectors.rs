@@ -4,7 +4,7 @@
 //! and the files `go test -fuzz` wrote itself.
 
 use crate::common::data;
-use fuzz_core::codec::{check_types, decode, encode, literal};
+use fuzz_core::format::codec::{check_types, decode, encode, literal};
 use fuzz_core::{ArgType, Value};
 use serde_json::Value as Json;
 
@@ -165,7 +165,7 @@ fn files_go_wrote_decode_and_reencode_to_the_same_bytes() {
                 let values = decode(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 assert_eq!(encode(&values), bytes, "{}", path.display());
                 let name = path.file_name().unwrap().to_str().unwrap();
-                assert!(fuzz_core::digest::name_matches(name, &bytes));
+                assert!(fuzz_core::store::digest::name_matches(name, &bytes));
                 assert_eq!(name.len(), 64, "Go 1.19 names files by the full digest");
                 n += 1;
             }

@@ -1,6 +1,6 @@
 //! Typed fuzz targets over our own parsers. A panic is a failure.
 
-use fuzz_core::codec::{decode, encode};
+use fuzz_core::format::codec::{decode, encode};
 use fuzz_target::fuzz_target;
 
 fuzz_target!(FuzzDecode, |data: &[u8]| {
@@ -13,7 +13,7 @@ fuzz_target!(FuzzDecode, |data: &[u8]| {
 });
 
 fuzz_target!(FuzzDict, |data: &[u8]| {
-    if let Ok(words) = fuzz_core::dict::parse(data) {
+    if let Ok(words) = fuzz_core::search::dict::parse(data) {
         assert!(words.iter().all(|w| !w.is_empty()));
     }
 });
@@ -31,7 +31,7 @@ fuzz_target!(FuzzTypes, |text: &str| {
 });
 
 fuzz_target!(FuzzCodeWords, |code: &[u8]| {
-    for w in fuzz_core::codewords::words(code) {
+    for w in fuzz_core::search::codewords::words(code) {
         assert!(w.len() >= 8, "a word starts with an 8-byte immediate");
     }
 });

@@ -10,8 +10,8 @@
 //! or one off by one; when the operand is not found, it writes the other
 //! operand somewhere, as a dictionary word.
 
-use crate::rng::Rng;
-use crate::value::Value;
+use crate::format::value::Value;
+use crate::search::rng::Rng;
 
 /// An integer comparison: operands and width in bytes (1, 2, 4 or 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,7 +279,7 @@ fn sign_extend(v: u64, size: u8) -> i64 {
 /// Writes a dictionary word into one `[]byte` or `string` argument,
 /// over its bytes or inserted; false when there is no such argument.
 pub fn place_word(values: &mut [Value], word: &[u8], rng: &mut Rng, max_len: usize) -> bool {
-    match crate::value::pick_bytes(values, rng) {
+    match crate::format::value::pick_bytes(values, rng) {
         Some(b) => place(b, word, rng, max_len),
         None => false,
     }

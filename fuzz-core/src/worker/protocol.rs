@@ -37,7 +37,7 @@ pub enum Request {
         /// Use comparison operands the target recorded (input-to-state).
         use_cmp: bool,
         corpus: Vec<String>,
-        /// The search beyond Go's (`fuzz_core::schedule`, `splice`).
+        /// The search beyond Go's (`fuzz_core::search::schedule`, `splice`).
         search: Search,
     },
     /// Shrink `entry` while it keeps `keep`. Failure candidates run in
@@ -70,7 +70,7 @@ pub enum Request {
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 pub struct Search {
     /// Choose the parent of each chain of mutations among all entries, by
-    /// the rarity of what they reach (`fuzz_core::schedule`); off, only the
+    /// the rarity of what they reach (`fuzz_core::search::schedule`); off, only the
     /// slice's `entry` is mutated.
     pub entropic: bool,
     /// Splice the parent with another entry now and then.
@@ -82,11 +82,11 @@ pub struct Search {
     pub len_control: u32,
     /// An automatic dictionary: the comparison operands that led to new
     /// coverage (libFuzzer's persistent auto-dictionary), and the words of
-    /// the target's code (`crate::codewords`).
+    /// the target's code (`crate::search::codewords`).
     pub auto_dict: bool,
     /// Now and then write a whole character of two to four bytes into a
     /// `[]byte` or `string` argument that is valid UTF-8
-    /// (`crate::utf8`).
+    /// (`crate::search::utf8`).
     pub utf8: bool,
 }
 
@@ -95,7 +95,7 @@ pub struct Search {
 #[serde(tag = "what", rename_all = "snake_case")]
 pub enum Keep {
     /// The input keeps failing (returning failure, crashing, hanging); with
-    /// `site`, at that crash site (`fuzz_core::crash`).
+    /// `site`, at that crash site (`fuzz_core::worker::crash`).
     Failure { site: Option<String> },
     /// The input keeps reaching every one of these features, without
     /// failing. With `isolate`, each candidate runs in a forked child (a

@@ -6,8 +6,8 @@
 //! `string` argument the bytes of the two are crossed (one of three ways,
 //! below); each other argument is taken from either entry at random.
 
-use crate::rng::Rng;
-use crate::value::Value;
+use crate::format::value::Value;
+use crate::search::rng::Rng;
 
 /// Crosses `other` into `values`, each byte argument at most `max_len`
 /// long; false when nothing changed (no other entry, different shapes).

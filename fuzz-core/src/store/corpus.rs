@@ -1,8 +1,8 @@
 //! Corpus directories: reading every entry of a seed or cache directory.
 
-use crate::codec;
 use crate::error::{Error, Result};
-use crate::value::Value;
+use crate::format::codec;
+use crate::format::value::Value;
 use std::path::{Path, PathBuf};
 
 /// One file of a corpus directory and what it holds.

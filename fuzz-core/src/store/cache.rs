@@ -122,7 +122,7 @@ pub fn write_tag(root: &Path) -> Result<()> {
          # fuzz-clean may remove. For information about cache directory tags\n\
          # see https://bford.info/cachedir/\n"
     );
-    crate::fsutil::write_atomic(&root.join(TAG_FILE), text.as_bytes())
+    crate::store::fsutil::write_atomic(&root.join(TAG_FILE), text.as_bytes())
 }
 
 /// Creates `dir`, a directory below the cache root `root`, and its
@@ -135,12 +135,12 @@ pub fn create_dir(root: &Path, dir: &Path) -> Result<()> {
         Err(e) => return Err(Error::io(root, e)),
     };
     if fresh {
-        crate::fsutil::create_dir_all(root)?;
+        crate::store::fsutil::create_dir_all(root)?;
         if !is_tagged(root) {
             write_tag(root)?;
         }
     }
-    crate::fsutil::create_dir_all(dir)
+    crate::store::fsutil::create_dir_all(dir)
 }
 
 /// True for a name the cache gives a library's directory:
@@ -173,7 +173,7 @@ pub fn is_target_name(name: &OsStr) -> bool {
 /// temporary file of an atomic write that did not finish (`.tmp-…`).
 pub fn is_entry_name(name: &OsStr) -> bool {
     name.to_str().is_some_and(|n| {
-        crate::digest::is_digest_name(n)
+        crate::store::digest::is_digest_name(n)
             || n.strip_prefix(".tmp-").is_some_and(|rest| {
                 !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
             })
@@ -253,7 +253,7 @@ pub fn library_name(path: &Path) -> String {
 /// exist, since its canonical path is hashed.
 pub fn library_id(path: &Path) -> Result<String> {
     let canon = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
-    let digest = crate::digest::sha256_hex(canon.as_os_str().as_encoded_bytes());
+    let digest = crate::store::digest::sha256_hex(canon.as_os_str().as_encoded_bytes());
     Ok(format!("{}-{}", library_name(path), &digest[..16]))
 }
 

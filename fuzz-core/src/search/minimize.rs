@@ -48,7 +48,7 @@
 //! arguments. `progress` is called whenever a kept candidate made that size
 //! smaller, and otherwise after every [`PROGRESS_EVERY`] candidates.
 
-use crate::value::Value;
+use crate::format::value::Value;
 use std::time::Instant;
 
 /// What a minimization may spend; `None` is no limit.
@@ -437,7 +437,7 @@ mod tests {
 
     /// Deterministic junk without the letters of "BUG" and "X".
     fn junk(n: usize, seed: u64) -> Vec<u8> {
-        let mut r = crate::rng::Rng::new(seed);
+        let mut r = crate::search::rng::Rng::new(seed);
         (0..n)
             .map(|_| loop {
                 let b = r.uint32() as u8;
@@ -503,7 +503,7 @@ mod tests {
             (2, 100, 11, "59423232"),
         ];
         for (p, n, seed, want) in go {
-            let mut r = crate::rng::Rng::new(seed);
+            let mut r = crate::search::rng::Rng::new(seed);
             let input: Vec<u8> = (0..n).map(|_| r.uint32() as u8).collect();
             assert!(preds[p](&input));
             let mut keep = |v: &[Value]| preds[p](v[0].as_bytes().unwrap());

@@ -9,8 +9,8 @@
 //! end, into events on one channel, so the coordinator's loop is a single
 //! `recv_timeout`.
 
-use crate::protocol::{self, Request, Response};
-use crate::shm::Shm;
+use crate::worker::protocol::{self, Request, Response};
+use crate::worker::shm::Shm;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -47,7 +47,7 @@ pub struct Death {
     pub input: Vec<u8>,
     /// The target's custom mutator call it died in, if it died in one
     /// (`input` is then the input being mutated).
-    pub mutation: Option<crate::shm::Mutation>,
+    pub mutation: Option<crate::worker::shm::Mutation>,
     /// A cross-over's other entry, when it died in a cross-over.
     pub other: Option<Vec<u8>>,
 }
@@ -239,14 +239,13 @@ impl Worker {
         let input = self.shm.input();
         let mutation = self.shm.mutation();
         let other = mutation
-            .filter(|m| m.call == crate::shm::MutatorCall::CrossOver)
+            .filter(|m| m.call == crate::worker::shm::MutatorCall::CrossOver)
             .map(|_| self.shm.other());
         let kind = match self.killed {
             // A crash whose handler then blocked (in malloc, say) is still
             // the crash its header names.
-            Some(Killed::Timeout) => {
-                crate::crash::reported_signal(&report).unwrap_or_else(|| "timeout".to_string())
-            }
+            Some(Killed::Timeout) => crate::worker::crash::reported_signal(&report)
+                .unwrap_or_else(|| "timeout".to_string()),
             Some(Killed::OutOfMemory(mb)) => format!("out of memory ({mb} MiB resident)"),
             Some(Killed::Stopping) => "stopped".to_string(),
             None => classify(status, &report),
@@ -279,7 +278,7 @@ impl Worker {
 
 /// A crash's kind from the exit status and what the worker wrote.
 fn classify(status: Option<std::process::ExitStatus>, report: &str) -> String {
-    crate::crash::death_kind(
+    crate::worker::crash::death_kind(
         status.and_then(|s| s.signal()),
         status.and_then(|s| s.code()),
         report,

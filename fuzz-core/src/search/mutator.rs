@@ -35,8 +35,8 @@
 //! replays `((count - 1) % 5) + 1` mutations from the saved state to
 //! rebuild a worker's crashing input.
 
-use crate::rng::{ByteOrder, Rng};
-use crate::value::Value;
+use crate::format::value::Value;
+use crate::search::rng::{ByteOrder, Rng};
 
 /// How many mutations Go stacks on a parent before restoring it
 /// (`chainedMutations`).

@@ -20,14 +20,14 @@
 //! is ASCII gains nothing from it and loses the mutations it takes
 //! (SQLite and serde_json lose coverage; bench/README.md).
 
-use crate::rng::Rng;
-use crate::value::Value;
+use crate::format::value::Value;
+use crate::search::rng::Rng;
 
 /// Writes one character into one `[]byte` or `string` argument holding
 /// valid UTF-8, so that it stays valid and at most `max_len` bytes long;
 /// false when there is none such, or no room.
 pub fn mutate(values: &mut [Value], rng: &mut Rng, max_len: usize) -> bool {
-    match crate::value::pick_bytes(values, rng) {
+    match crate::format::value::pick_bytes(values, rng) {
         Some(b) => write_char(b, rng, max_len),
         None => false,
     }

@@ -181,7 +181,7 @@ impl Value {
             Value::Bytes(b) | Value::String(b) | Value::Custom { data: b, .. } => {
                 let cut = b.len() > max;
                 let shown = if cut { &b[..max] } else { &b[..] };
-                let mut s = crate::goquote::quote(shown);
+                let mut s = crate::format::goquote::quote(shown);
                 if cut {
                     s.push('…');
                 }
@@ -190,7 +190,7 @@ impl Value {
                 }
                 s
             }
-            other => crate::codec::literal(other),
+            other => crate::format::codec::literal(other),
         }
     }
 }
@@ -200,7 +200,7 @@ impl Value {
 /// is none.
 pub fn pick_bytes<'a>(
     values: &'a mut [Value],
-    rng: &mut crate::rng::Rng,
+    rng: &mut crate::search::rng::Rng,
 ) -> Option<&'a mut Vec<u8>> {
     let is_bytes = |v: &Value| matches!(v, Value::Bytes(_) | Value::String(_));
     let n = values.iter().filter(|v| is_bytes(v)).count();

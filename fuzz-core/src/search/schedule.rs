@@ -31,7 +31,7 @@
 //! all entries ([`Schedule::work`]), so the caller spaces refreshes to keep
 //! them a small share of the time.
 
-use crate::rng::Rng;
+use crate::search::rng::Rng;
 
 /// One execution in this many is recorded into the hit counts.
 pub const SAMPLE: u64 = 16;

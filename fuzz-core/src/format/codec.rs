@@ -14,10 +14,10 @@
 //! `\n`. Our one extension, `custom("type", []byte("…"))`, Go does not read.
 
 use crate::error::{Error, Result};
-use crate::gofloat::{self, FloatError};
-use crate::golex::{self, Arg, Call, Fun, LitKind, UnOp, Unquoted};
-use crate::goquote::{quote, quote_rune};
-use crate::value::Value;
+use crate::format::gofloat::{self, FloatError};
+use crate::format::golex::{self, Arg, Call, Fun, LitKind, UnOp, Unquoted};
+use crate::format::goquote::{quote, quote_rune};
+use crate::format::value::Value;
 use fuzz_target::ArgType;
 
 /// The first line of every v1 file.

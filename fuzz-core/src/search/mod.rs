@@ -1,0 +1,18 @@
+//! The search: how new inputs are made from old ones and which old ones
+//! are chosen. Go's mutator and random generator ([`mutator`], [`rng`]);
+//! what Go lacks: comparison hints ([`hints`]), dictionaries ([`dict`],
+//! [`codewords`]), scheduling by rarity ([`schedule`], over the coverage
+//! features [`pctable`] defines), splicing ([`splice`]), whole characters
+//! ([`utf8`]); and shrinking an input while it keeps a property
+//! ([`minimize`]).
+
+pub mod codewords;
+pub mod dict;
+pub mod hints;
+pub mod minimize;
+pub mod mutator;
+pub mod pctable;
+pub mod rng;
+pub mod schedule;
+pub mod splice;
+pub mod utf8;
