@@ -131,14 +131,7 @@ pub fn run(
     let capacity = entries.iter().map(|e| e.bytes.len()).max().unwrap_or(0) + 4096;
     let mut session = Session::start(&worker_bin, lib, target, scratch.path(), capacity)
         .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
-    let types: Vec<ArgType> = session
-        .args
-        .iter()
-        .map(|a| {
-            a.parse::<ArgType>()
-                .map_err(|e| CliError::misuse(e.to_string()))
-        })
-        .collect::<Result<_, _>>()?;
+    let types: Vec<ArgType> = session.desc.args.clone();
     for e in &entries {
         let values = e.values.as_ref().expect("checked above");
         codec::check_types(values, &types).map_err(|err| CliError::from(err.in_file(&e.path)))?;
@@ -207,7 +200,7 @@ pub fn run(
             reached_by[func] += 1;
         }
     }
-    let target_name = session.target_name.clone();
+    let target_name = session.desc.name.clone();
     session.stop();
     for w in &warnings {
         fuzz_cli::exit::warn(TOOL, w);

@@ -53,14 +53,7 @@ pub fn run(
                 m => CliError::misuse(format!("{shown}: {m}")),
             }
         })?;
-    let types: Vec<ArgType> = session
-        .args
-        .iter()
-        .map(|a| {
-            a.parse::<ArgType>()
-                .map_err(|e| CliError::misuse(e.to_string()))
-        })
-        .collect::<Result<_, _>>()?;
+    let types: Vec<ArgType> = session.desc.args.clone();
     // Every entry must be readable and of the target's types before
     // anything runs or is written.
     for e in incoming.iter().chain(&existing) {

@@ -70,19 +70,11 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         cmp_lib: None,
     };
     let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;
-    let Response::Hello {
-        target, kind, args, ..
-    } = answer(&rx, &mut worker)?
-    else {
+    let Response::Hello { target: desc, .. } = answer(&rx, &mut worker)? else {
         return Err(CliError::misuse("the worker did not say hello"));
     };
-    let types: Vec<ArgType> = args
-        .iter()
-        .map(|a| {
-            a.parse::<ArgType>()
-                .map_err(|e| CliError::misuse(e.to_string()))
-        })
-        .collect::<Result<_, _>>()?;
+    let target = &desc.name;
+    let types: Vec<ArgType> = desc.args.clone();
     let values = if cli.raw {
         match types.as_slice() {
             [ArgType::Bytes] => vec![Value::Bytes(input.clone())],
@@ -99,7 +91,6 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         codec::check_types(&v, &types).map_err(|e| CliError::from(e.in_file(&name)))?;
         v
     };
-    let _ = kind;
     let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
     fuzz_cli::interrupt::install();
     let timeout_ms = cli.timeout.as_millis() as u64;

@@ -28,6 +28,8 @@ use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::{format_secs, Limit};
 use fuzz_core::store::cache;
 use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
+use fuzz_core::worker::crash::DeathKind;
+use fuzz_core::worker::protocol::TargetKind;
 use fuzz_core::worker::protocol::{Exec, Found, Keep, Request, Response};
 use fuzz_core::worker::shm::{Mutation, MutatorCall};
 use fuzz_core::{
@@ -1250,18 +1252,19 @@ impl Coordinator<'_> {
                 .join(format!("worker{}.stderr", worker.index)),
         );
         drop(worker);
-        if death.kind == "stopped" || self.stopping {
+        if death.kind == DeathKind::Stopped || self.stopping {
             return Ok(false);
         }
         if !self.ready[w] {
             // It never said hello: the library does not load or its
             // initialisation fails. That is misuse, not a finding.
+            let kind = death.kind.to_string();
             let why = death
                 .report
                 .lines()
                 .rev()
                 .find(|l| !l.trim().is_empty())
-                .unwrap_or(&death.kind)
+                .unwrap_or(&kind)
                 .trim_start_matches("fuzz-worker: ")
                 .to_string();
             return Err(CliError::misuse(format!(
@@ -1271,9 +1274,9 @@ impl Coordinator<'_> {
         }
         self.execs += 1;
         // The input it was running, as an entry.
-        let recovered = match self.target.kind.as_str() {
-            "libfuzzer" => Some(vec![Value::Bytes(death.input.clone())]),
-            _ => value::unpack_all(&death.input, &self.target.args),
+        let recovered = match self.target.kind {
+            TargetKind::LibFuzzer => Some(vec![Value::Bytes(death.input.clone())]),
+            TargetKind::Typed => value::unpack_all(&death.input, &self.target.args),
         };
         let job_entry = match &job {
             Job::Baseline(i) | Job::Fuzz(i) => Some(self.corpus[*i].text.clone()),
@@ -1329,22 +1332,23 @@ impl Coordinator<'_> {
             }
             return Ok(stop);
         }
-        let headline = match death.kind.as_str() {
-            "timeout" => format!(
+        let headline = match &death.kind {
+            DeathKind::Timeout => format!(
                 "fuzzing process hung: an input ran longer than {:?} (-timeout)",
                 self.cli.timeout
             ),
-            k if k.starts_with("out of memory") => {
+            k @ DeathKind::OutOfMemory { .. } => {
                 format!(
                     "fuzzing process ran {k}, over -rss_limit_mb {}",
                     self.cli.rss_limit_mb
                 )
             }
-            k if k.starts_with("exit status") => {
+            k @ DeathKind::Exit { .. } => {
                 format!("fuzzing process exited unexpectedly: {k} (the target called exit)")
             }
             k => format!("fuzzing process crashed: {k}"),
         };
+        let kind = death.kind.to_string();
         let seed_entry = match job {
             Job::Baseline(i) => {
                 self.baseline_done += 1;
@@ -1354,7 +1358,7 @@ impl Coordinator<'_> {
         };
         // Under -keepfuzzing, a crash at a site already recorded costs
         // nothing more than a new worker.
-        if seed_entry.is_none() && self.seen_site(&self.site_of(&death.kind, "", &death.report)) {
+        if seed_entry.is_none() && self.seen_site(&self.site_of(&kind, "", &death.report)) {
             self.replace_worker(w)?;
             return Ok(false);
         }
@@ -1369,14 +1373,13 @@ impl Coordinator<'_> {
         // candidate in a forked child, keeping the crash site.
         let shrinkable = seed_entry.is_none()
             && self.minimizing_allowed_for_crash()
-            && !death.kind.starts_with("timeout")
-            && !death.kind.starts_with("out of memory")
+            && !death.kind.costs_a_limit()
             && !matches!(job, Job::MinimizeFailure { .. });
         if shrinkable {
             if let Err(e) = self.replace_worker(w) {
                 // No worker to minimize with (EAGAIN, EMFILE): the crash is
                 // written as it stands before the run gives up.
-                self.failure(&entry, &headline, &death.report, &death.kind, None)?;
+                self.failure(&entry, &headline, &death.report, &kind, None)?;
                 return Err(e);
             }
             // Warm the new worker with an entry that passed, so that the
@@ -1390,11 +1393,11 @@ impl Coordinator<'_> {
                     });
                 }
             }
-            let site = fuzz_core::worker::crash::site(&death.kind, &death.report, &self.lib_file);
-            self.minimize_failure(w, entry, headline, Some((death.kind, death.report)), site);
+            let site = fuzz_core::worker::crash::site(&kind, &death.report, &self.lib_file);
+            self.minimize_failure(w, entry, headline, Some((kind, death.report)), site);
             return Ok(false);
         }
-        let stop = self.failure(&entry, &headline, &death.report, &death.kind, seed_entry)?;
+        let stop = self.failure(&entry, &headline, &death.report, &kind, seed_entry)?;
         if !stop {
             // Keep fuzzing: a new worker in its place, told all coverage.
             self.replace_worker(w)?;
@@ -1427,7 +1430,7 @@ impl Coordinator<'_> {
     /// What to say of a worker that died in a call `m` of the target's
     /// custom mutators: the mutator's fault, and how to reproduce it
     /// (`other`: where a cross-over's other entry is).
-    fn mutator_headline(&self, kind: &str, m: &Mutation, other: Option<&str>) -> String {
+    fn mutator_headline(&self, kind: &DeathKind, m: &Mutation, other: Option<&str>) -> String {
         let call = match m.call {
             MutatorCall::Mutator => format!(
                 "LLVMFuzzerCustomMutator (on the recorded input, max_size {}, seed {})",
@@ -1452,7 +1455,7 @@ impl Coordinator<'_> {
                 )
             }
         };
-        if kind.starts_with("out of memory") {
+        if let DeathKind::OutOfMemory { .. } = kind {
             // The memory may have been taken by the executions before.
             return format!(
                 "fuzzing process ran {kind}, over -rss_limit_mb {}, in the target's custom mutator\n\
@@ -1461,11 +1464,11 @@ impl Coordinator<'_> {
             );
         }
         let what = match kind {
-            "timeout" => format!(
+            DeathKind::Timeout => format!(
                 "hung: a call ran longer than {:?} (-timeout)",
                 self.cli.timeout
             ),
-            k if k.starts_with("exit status") => format!("exited: {k}"),
+            k @ DeathKind::Exit { .. } => format!("exited: {k}"),
             k => format!("crashed: {k}"),
         };
         format!(

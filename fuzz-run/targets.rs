@@ -17,26 +17,16 @@
 //! syntax is close to Go's RE2.
 
 use fuzz_cli::CliError;
-use fuzz_core::ArgType;
+use fuzz_core::worker::protocol::{build_of, Listed};
 use regex::Regex;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// One target of a library, as `fuzz-worker list -json` describes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TargetInfo {
-    /// The target's name: its symbol for a typed target (`FuzzParse`), the
-    /// library's name for a libFuzzer entry (`png_read`). Its seed corpus is
-    /// `testdata/fuzz/<name>/`.
-    pub name: String,
-    /// `"libfuzzer"` (one `[]byte` argument, `LLVMFuzzerTestOneInput`) or
-    /// `"typed"` (a Go-style `FuzzName` symbol).
-    pub kind: String,
-    /// The argument types, in order; a libFuzzer entry takes `[]byte`.
-    pub args: Vec<ArgType>,
-    /// The library calls the trace-cmp callbacks.
-    pub trace_cmp: bool,
-}
+/// One target of a library, as `fuzz-worker list -json` describes it. Its
+/// name is its symbol for a typed target (`FuzzParse`), the library's name
+/// for a libFuzzer entry (`png_read`); its seed corpus is
+/// `testdata/fuzz/<name>/`.
+pub type TargetInfo = Listed;
 
 /// The names of `targets`, comma-separated, for messages.
 pub fn names(targets: &[TargetInfo]) -> String {
@@ -111,62 +101,14 @@ pub fn check_cmp_lib(
         ));
     }
     for want in chosen {
-        let found = theirs
-            .iter()
-            .find(|t| t.kind == want.kind && (t.kind == "libfuzzer" || t.name == want.name));
-        match found {
-            Some(t) if t.args == want.args => {}
-            Some(t) => {
-                return Err(misuse(format!(
-                    "its {} takes ({}), not ({}) as {}'s does",
-                    t.name,
-                    ArgType::format_list(&t.args),
-                    ArgType::format_list(&want.args),
-                    want.name
-                )))
-            }
-            None => {
-                return Err(misuse(format!(
-                    "it has no build of {} (it has: {})",
-                    want.name,
-                    names(&theirs)
-                )))
-            }
-        }
+        build_of(&theirs, want).map_err(misuse)?;
     }
     Ok(())
 }
 
 /// Parses one line of `fuzz-worker list -json`.
 fn parse_list_line(line: &str) -> Result<TargetInfo, String> {
-    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-    let field = |name: &str| {
-        v.get(name)
-            .and_then(|f| f.as_str())
-            .map(str::to_string)
-            .ok_or_else(|| format!("no string field {name:?}"))
-    };
-    let name = field("name")?;
-    let kind = field("kind")?;
-    let args = v
-        .get("args")
-        .and_then(|a| a.as_array())
-        .ok_or("no array field \"args\"")?
-        .iter()
-        .map(|a| {
-            a.as_str()
-                .ok_or_else(|| "an argument type that is not a string".to_string())?
-                .parse::<ArgType>()
-                .map_err(|e| e.to_string())
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let trace_cmp = v.get("trace_cmp").and_then(|b| b.as_bool()) == Some(true);
-    Ok(TargetInfo {
-        name,
-        kind,
-        args,
-        trace_cmp,
-    })
+    serde_json::from_str(line).map_err(|e| e.to_string())
 }
 
 /// The error a worker that did not succeed ends with: its own one-line
@@ -318,12 +260,19 @@ pub fn select_for_fuzz<'a>(
 mod tests {
     use super::*;
 
+    use fuzz_core::worker::protocol::{TargetDesc, TargetKind};
+    use fuzz_core::ArgType;
+
     fn t(name: &str) -> TargetInfo {
-        TargetInfo {
-            name: name.into(),
-            kind: "typed".into(),
-            args: vec![ArgType::Bytes],
+        Listed {
+            target: TargetDesc {
+                name: name.into(),
+                kind: TargetKind::Typed,
+                args: vec![ArgType::Bytes],
+            },
+            symbol: name.into(),
             trace_cmp: false,
+            mutators: Vec::new(),
         }
     }
 

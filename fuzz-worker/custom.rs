@@ -28,7 +28,8 @@
 //!   libFuzzer.)
 
 use crate::coverage::CounterMap;
-use crate::library::{Kind, Library, Target};
+use crate::library::{Library, Target};
+use fuzz_core::worker::protocol::TargetKind;
 use fuzz_core::ArgType;
 use std::cell::RefCell;
 use std::ffi::c_uint;
@@ -114,8 +115,8 @@ impl Custom {
     /// The mutators that apply to a target of this kind: libFuzzer's two
     /// hooks are for the `LLVMFuzzerTestOneInput` entry only, never for a
     /// typed target (even one whose only argument is a `[]byte`).
-    pub fn for_kind(mut self, kind: &Kind) -> Custom {
-        if *kind == Kind::Typed {
+    pub fn for_kind(mut self, kind: &TargetKind) -> Custom {
+        if *kind == TargetKind::Typed {
             self.mutator = None;
             self.cross_over = None;
         }
@@ -158,7 +159,7 @@ impl Custom {
     /// a typed target that has one.
     pub fn symbols_for(&self, target: &Target) -> Vec<String> {
         match target.kind {
-            Kind::LibFuzzer => {
+            TargetKind::LibFuzzer => {
                 let mut out = Vec::new();
                 if self.has_mutator() {
                     out.push(CUSTOM_MUTATOR.to_string());
@@ -168,7 +169,7 @@ impl Custom {
                 }
                 out
             }
-            Kind::Typed => {
+            TargetKind::Typed => {
                 let mut out: Vec<String> = Vec::new();
                 for a in &target.args {
                     if let ArgType::Custom(name) = a {
@@ -386,10 +387,10 @@ mod tests {
 
     #[test]
     fn a_typed_target_gets_no_libfuzzer_hook() {
-        let typed = fake(Some(append_seed), Some(join)).for_kind(&Kind::Typed);
+        let typed = fake(Some(append_seed), Some(join)).for_kind(&TargetKind::Typed);
         assert!(!typed.has_mutator() && !typed.has_cross_over());
         assert!(typed.has_value_mutator("tree") && !typed.is_empty());
-        let entry = fake(Some(append_seed), Some(join)).for_kind(&Kind::LibFuzzer);
+        let entry = fake(Some(append_seed), Some(join)).for_kind(&TargetKind::LibFuzzer);
         assert!(entry.has_mutator() && entry.has_cross_over());
     }
 

@@ -6,7 +6,7 @@
 //! only).
 
 use crate::serve::Executor;
-use fuzz_core::worker::crash;
+use fuzz_core::worker::crash::{self, DeathKind};
 use fuzz_core::worker::protocol::Checked;
 use fuzz_core::Value;
 use std::io::{Read, Seek, SeekFrom};
@@ -42,7 +42,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
                 libc::close(capture);
             }
             return Checked::Died {
-                kind: "cannot fork".into(),
+                kind: DeathKind::CannotRun,
                 site: String::new(),
                 report: std::io::Error::last_os_error().to_string(),
             };
@@ -125,13 +125,13 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
         let report = String::from_utf8_lossy(&report).into_owned();
         if pid < 0 {
             return Checked::Died {
-                kind: "cannot fork".into(),
+                kind: DeathKind::CannotRun,
                 site: String::new(),
                 report,
             };
         }
         if let Some(rss) = blown {
-            let kind = format!("out of memory ({rss} MiB resident)");
+            let kind = DeathKind::OutOfMemory { rss_mb: rss };
             return Checked::Died {
                 site: crash::site(&kind, &report, module),
                 kind,
@@ -139,7 +139,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
             };
         }
         if timed_out {
-            let kind = crash::reported_signal(&report).unwrap_or_else(|| "timeout".to_string());
+            let kind = crash::reported_signal(&report).unwrap_or(DeathKind::Timeout);
             return Checked::Died {
                 site: crash::site(&kind, &report, module),
                 kind,

@@ -2,9 +2,10 @@
 //! entry, or the packed arguments of a typed target. Every input is checked
 //! before any runs.
 
-use crate::library::{Kind, Target};
+use crate::library::Target;
 use fuzz_cli::io::{display, read_operand};
 use fuzz_cli::CliError;
+use fuzz_core::worker::protocol::TargetKind;
 use fuzz_core::{format::codec, format::value, ArgType, Value};
 use std::path::Path;
 
@@ -41,7 +42,7 @@ pub fn zero(target: &Target) -> Vec<u8> {
 fn pack(target: &Target, values: &[Value]) -> Vec<u8> {
     match target.kind {
         // A libFuzzer entry takes the bytes themselves.
-        Kind::LibFuzzer => values[0].as_bytes().unwrap_or_default().to_vec(),
-        Kind::Typed => value::pack_all(values),
+        TargetKind::LibFuzzer => values[0].as_bytes().unwrap_or_default().to_vec(),
+        TargetKind::Typed => value::pack_all(values),
     }
 }

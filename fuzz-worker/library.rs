@@ -6,6 +6,7 @@
 //! anything runs. Then it is opened with `RTLD_NOW`: a missing symbol is a
 //! load error that names it, never a crash found mid-run.
 
+use fuzz_core::worker::protocol::{TargetDesc, TargetKind};
 use fuzz_core::ArgType;
 use object::{Object, ObjectSymbol, SymbolKind};
 use std::ffi::{c_char, c_int, CStr, CString};
@@ -15,31 +16,24 @@ use std::path::{Path, PathBuf};
 pub type TargetFn = unsafe extern "C" fn(*const u8, usize) -> c_int;
 type InitFn = unsafe extern "C" fn(*mut c_int, *mut *mut *mut c_char) -> c_int;
 
-/// How a target takes its input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// `LLVMFuzzerTestOneInput`: one `[]byte`; -1 rejects, anything else
-    /// passes.
-    LibFuzzer,
-    /// `FuzzName`: packed typed arguments; 0 passes, -1 rejects, anything
-    /// else fails.
-    Typed,
-}
-
-/// One target of a library.
+/// One target of a library: what the protocol says of it, and the symbol
+/// to call.
 #[derive(Clone, Debug)]
 pub struct Target {
-    pub name: String,
-    pub kind: Kind,
-    pub args: Vec<ArgType>,
-    /// The symbol to call.
+    pub desc: TargetDesc,
     pub symbol: String,
 }
 
-impl Target {
-    /// `string, int64` …
-    pub fn signature(&self) -> String {
-        ArgType::format_list(&self.args)
+impl std::ops::Deref for Target {
+    type Target = TargetDesc;
+    fn deref(&self) -> &TargetDesc {
+        &self.desc
+    }
+}
+
+impl AsRef<TargetDesc> for Target {
+    fn as_ref(&self) -> &TargetDesc {
+        &self.desc
     }
 }
 
@@ -180,12 +174,12 @@ pub fn code_words(path: &Path) -> Vec<Vec<u8>> {
 impl Inspection {
     /// The targets the symbols promise (typed targets' signatures are read
     /// once the library is loaded).
-    fn target_symbols(&self, path: &Path) -> Vec<(String, Kind, String)> {
+    fn target_symbols(&self, path: &Path) -> Vec<(String, TargetKind, String)> {
         let mut out = Vec::new();
         if self.functions.iter().any(|f| f == "LLVMFuzzerTestOneInput") {
             out.push((
                 fuzz_core::store::cache::library_name(path),
-                Kind::LibFuzzer,
+                TargetKind::LibFuzzer,
                 "LLVMFuzzerTestOneInput".to_string(),
             ));
         }
@@ -193,7 +187,7 @@ impl Inspection {
         typed.sort();
         typed.dedup();
         for f in typed {
-            out.push((f.clone(), Kind::Typed, f.clone()));
+            out.push((f.clone(), TargetKind::Typed, f.clone()));
         }
         out
     }
@@ -230,8 +224,8 @@ impl Library {
         let mut targets = Vec::new();
         for (name, kind, symbol) in promised {
             let args = match kind {
-                Kind::LibFuzzer => vec![ArgType::Bytes],
-                Kind::Typed => {
+                TargetKind::LibFuzzer => vec![ArgType::Bytes],
+                TargetKind::Typed => {
                     let args_sym = format!("{symbol}_args");
                     if info.has_data(&args_sym) {
                         read_signature(&lib, &args_sym)?
@@ -241,9 +235,7 @@ impl Library {
                 }
             };
             targets.push(Target {
-                name,
-                kind,
-                args,
+                desc: TargetDesc { name, kind, args },
                 symbol,
             });
         }
@@ -274,24 +266,7 @@ impl Library {
     /// libFuzzer entry for a libFuzzer target (whatever the file names),
     /// else the typed target of the same name and argument types.
     pub fn same_target(&self, other: &Target) -> Result<&Target, String> {
-        let found = self.targets.iter().find(|t| match other.kind {
-            Kind::LibFuzzer => t.kind == Kind::LibFuzzer,
-            Kind::Typed => t.kind == Kind::Typed && t.name == other.name,
-        });
-        match found {
-            Some(t) if t.args == other.args => Ok(t),
-            Some(t) => Err(format!(
-                "its {} takes ({}), not ({})",
-                t.name,
-                t.signature(),
-                other.signature()
-            )),
-            None => Err(format!(
-                "it has no build of {} (it has: {})",
-                other.name,
-                self.target_names()
-            )),
-        }
+        fuzz_core::worker::protocol::build_of(&self.targets, other)
     }
 
     fn target_names(&self) -> String {

@@ -22,7 +22,7 @@ mod supervise;
 use fuzz_cli::io::print_line;
 use fuzz_cli::worker::{Cli, Command};
 use fuzz_cli::{CliError, Status};
-use library::{Kind, Library};
+use library::Library;
 use std::path::Path;
 use std::time::Instant;
 use supervise::Outcome;
@@ -64,18 +64,13 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let custom = custom::Custom::load(&lib);
             for t in &lib.targets {
                 if json {
-                    let mut obj = serde_json::json!({
-                        "name": t.name,
-                        "kind": match t.kind { Kind::LibFuzzer => "libfuzzer", Kind::Typed => "typed" },
-                        "symbol": t.symbol,
-                        "args": t.args.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
-                        "trace_cmp": lib.traces_cmp,
-                    });
-                    let mutators = custom.symbols_for(t);
-                    if !mutators.is_empty() {
-                        obj["mutators"] = serde_json::json!(mutators);
-                    }
-                    print_line(obj)?;
+                    let listed = fuzz_core::worker::protocol::Listed {
+                        target: t.desc.clone(),
+                        symbol: t.symbol.clone(),
+                        trace_cmp: lib.traces_cmp,
+                        mutators: custom.symbols_for(t),
+                    };
+                    print_line(serde_json::to_string(&listed).expect("a listing serializes"))?;
                 } else {
                     print_line(format!("{}\t{}", t.name, t.signature()))?;
                 }
@@ -102,7 +97,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let init = || lib.initialize();
             let job = supervise::Job {
                 function: lib.function(target),
-                kind: target.kind.clone(),
+                kind: target.kind,
                 inputs: &packed,
                 timeout,
                 rss_limit_mb,
@@ -165,7 +160,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                 None => Vec::new(),
             };
             let mut exec =
-                serve::Executor::new(module, lib.function(target), target.kind.clone(), map, shm);
+                serve::Executor::new(module, lib.function(target), target.kind, map, shm);
             exec.dict = words;
             exec.code_words = library::code_words(&lib.path);
             exec.custom =
@@ -301,7 +296,7 @@ fn to_json(input: &str, outcome: &Outcome) -> serde_json::Value {
             cov,
         ),
         Outcome::Crashed { kind, report } => {
-            json!({"input": input, "outcome": "crashed", "kind": kind, "report": report})
+            json!({"input": input, "outcome": "crashed", "kind": kind.to_string(), "report": report})
         }
         Outcome::StackOverflow { report } => {
             json!({"input": input, "outcome": "stack-overflow", "kind": "stack overflow", "report": report})

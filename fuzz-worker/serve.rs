@@ -12,9 +12,10 @@
 use crate::coverage::{CounterMap, Feature};
 use crate::forked::Limits;
 use crate::fuzzing::{text_of, Fuzzer, Slice};
-use crate::library::{Kind, TargetFn};
+use crate::library::TargetFn;
 use crate::sancov;
 use fuzz_core::search::minimize::{self, Budget};
+use fuzz_core::worker::protocol::TargetKind;
 use fuzz_core::worker::protocol::{self, Exec, Keep, Request, Response};
 use fuzz_core::worker::shm::{Mutation, MutatorCall, Shm};
 
@@ -42,7 +43,7 @@ pub struct Executor {
     /// only for the comparisons it makes ([`Executor::exec_for_comparisons`]).
     pub cmp_function: Option<TargetFn>,
     function: TargetFn,
-    kind: Kind,
+    kind: TargetKind,
     map: CounterMap,
     shm: Shm,
     buf: Vec<u8>,
@@ -53,7 +54,7 @@ impl Executor {
     pub fn new(
         module: String,
         function: TargetFn,
-        kind: Kind,
+        kind: TargetKind,
         map: CounterMap,
         shm: Shm,
     ) -> Executor {
@@ -73,11 +74,11 @@ impl Executor {
     }
 
     /// The input the target takes for `values`.
-    fn input<'a>(kind: &Kind, buf: &'a mut Vec<u8>, values: &'a [Value]) -> &'a [u8] {
+    fn input<'a>(kind: &TargetKind, buf: &'a mut Vec<u8>, values: &'a [Value]) -> &'a [u8] {
         match kind {
             // A libFuzzer entry takes the bytes as they are: no packing copy.
-            Kind::LibFuzzer => values.first().and_then(Value::as_bytes).unwrap_or_default(),
-            Kind::Typed => {
+            TargetKind::LibFuzzer => values.first().and_then(Value::as_bytes).unwrap_or_default(),
+            TargetKind::Typed => {
                 buf.clear();
                 pack_into(values, buf);
                 buf
@@ -162,7 +163,7 @@ impl Executor {
     pub fn classify_ret(&self, ret: i32) -> Verdict {
         match (ret, &self.kind) {
             (-1, _) => Verdict::Rejected,
-            (_, Kind::LibFuzzer) | (0, Kind::Typed) => Verdict::Ok,
+            (_, TargetKind::LibFuzzer) | (0, TargetKind::Typed) => Verdict::Ok,
             _ => Verdict::Failed,
         }
     }
@@ -245,12 +246,7 @@ pub fn serve(
     };
     send(&Response::Hello {
         version: protocol::VERSION,
-        target: target.name.clone(),
-        kind: match target.kind {
-            Kind::LibFuzzer => "libfuzzer".into(),
-            Kind::Typed => "typed".into(),
-        },
-        args: target.args.iter().map(|a| a.to_string()).collect(),
+        target: target.desc.clone(),
         counters: exec.map.total(),
     })?;
     for line in BufReader::new(input).lines() {

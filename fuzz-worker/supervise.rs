@@ -14,8 +14,10 @@
 //! handler adds `C <signal> <stack overflow>` when it can.
 
 use crate::coverage::{fingerprint, CounterMap};
-use crate::library::{Kind, TargetFn};
+use crate::library::TargetFn;
 use crate::sancov;
+use fuzz_core::worker::crash::DeathKind;
+use fuzz_core::worker::protocol::TargetKind;
 use std::os::fd::RawFd;
 use std::time::{Duration, Instant};
 
@@ -38,7 +40,7 @@ pub enum Outcome {
     /// Killed by a signal or a sanitizer; `kind` is `SIGSEGV`,
     /// `asan: heap-buffer-overflow`, …
     Crashed {
-        kind: String,
+        kind: DeathKind,
         report: String,
     },
     StackOverflow {
@@ -68,7 +70,7 @@ impl Outcome {
 /// How to run the inputs.
 pub struct Job<'a> {
     pub function: TargetFn,
-    pub kind: Kind,
+    pub kind: TargetKind,
     /// Inputs as the target takes them (packed arguments for typed targets).
     pub inputs: &'a [Vec<u8>],
     pub timeout: Duration,
@@ -125,9 +127,9 @@ pub fn run_all(job: &Job) -> Result<Vec<Outcome>, String> {
 fn classify_return(job: &Job, ret: i32, cov: Option<(usize, u64)>, stderr: String) -> Outcome {
     match (ret, &job.kind) {
         (-1, _) => Outcome::Rejected { cov },
-        (_, Kind::LibFuzzer) => Outcome::Ok { cov },
-        (0, Kind::Typed) => Outcome::Ok { cov },
-        (_, Kind::Typed) => Outcome::Failed {
+        (_, TargetKind::LibFuzzer) => Outcome::Ok { cov },
+        (0, TargetKind::Typed) => Outcome::Ok { cov },
+        (_, TargetKind::Typed) => Outcome::Failed {
             message: failure_message(&stderr, ret),
             cov,
         },
@@ -399,10 +401,10 @@ impl Child {
             (None, Some(libc::WEXITSTATUS(status)))
         };
         let kind = fuzz_core::worker::crash::death_kind(signal, code, &report);
-        match (signal, kind.as_str()) {
-            (_, "stack overflow") => Outcome::StackOverflow { report },
-            (None, k) if k.starts_with("exit status") => Outcome::Exited {
-                code: code.unwrap_or(0),
+        match kind {
+            DeathKind::StackOverflow => Outcome::StackOverflow { report },
+            DeathKind::Exit { status } => Outcome::Exited {
+                code: status,
                 report,
             },
             _ => Outcome::Crashed { kind, report },

@@ -9,7 +9,8 @@
 //! end, into events on one channel, so the coordinator's loop is a single
 //! `recv_timeout`.
 
-use crate::worker::protocol::{self, Request, Response};
+use crate::worker::crash::DeathKind;
+use crate::worker::protocol::{self, Request, Response, TargetDesc};
 use crate::worker::shm::Shm;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
@@ -40,7 +41,7 @@ pub enum Killed {
 /// How a worker process ended.
 pub struct Death {
     /// `SIGSEGV`, `asan: heap-buffer-overflow`, `timeout`, …
-    pub kind: String,
+    pub kind: DeathKind,
     /// What it wrote to stderr since its current request began.
     pub report: String,
     /// The input it was executing, from shared memory.
@@ -244,10 +245,11 @@ impl Worker {
         let kind = match self.killed {
             // A crash whose handler then blocked (in malloc, say) is still
             // the crash its header names.
-            Some(Killed::Timeout) => crate::worker::crash::reported_signal(&report)
-                .unwrap_or_else(|| "timeout".to_string()),
-            Some(Killed::OutOfMemory(mb)) => format!("out of memory ({mb} MiB resident)"),
-            Some(Killed::Stopping) => "stopped".to_string(),
+            Some(Killed::Timeout) => {
+                crate::worker::crash::reported_signal(&report).unwrap_or(DeathKind::Timeout)
+            }
+            Some(Killed::OutOfMemory(rss_mb)) => DeathKind::OutOfMemory { rss_mb },
+            Some(Killed::Stopping) => DeathKind::Stopped,
             None => classify(status, &report),
         };
         Death {
@@ -277,7 +279,7 @@ impl Worker {
 }
 
 /// A crash's kind from the exit status and what the worker wrote.
-fn classify(status: Option<std::process::ExitStatus>, report: &str) -> String {
+fn classify(status: Option<std::process::ExitStatus>, report: &str) -> DeathKind {
     crate::worker::crash::death_kind(
         status.and_then(|s| s.signal()),
         status.and_then(|s| s.code()),
@@ -302,9 +304,7 @@ pub struct Session {
     /// Which worker is current: events of earlier ones are stale.
     generation: usize,
     /// The target's name, kind and argument types, from the handshake.
-    pub target_name: String,
-    pub kind: String,
-    pub args: Vec<String>,
+    pub desc: TargetDesc,
 }
 
 impl Session {
@@ -330,9 +330,11 @@ impl Session {
             capacity,
             fresh: true,
             generation: 0,
-            target_name: String::new(),
-            kind: String::new(),
-            args: Vec::new(),
+            desc: TargetDesc {
+                name: String::new(),
+                kind: protocol::TargetKind::LibFuzzer,
+                args: Vec::new(),
+            },
         };
         s.respawn()?;
         Ok(s)
@@ -359,11 +361,7 @@ impl Session {
                 Ok(Event::Answer(
                     _,
                     Response::Hello {
-                        version,
-                        target,
-                        kind,
-                        args,
-                        ..
+                        version, target, ..
                     },
                 )) => {
                     if version != protocol::VERSION {
@@ -373,9 +371,7 @@ impl Session {
                             protocol::VERSION
                         ));
                     }
-                    self.target_name = target;
-                    self.kind = kind;
-                    self.args = args;
+                    self.desc = target;
                     self.worker = Some(worker);
                     self.fresh = true;
                     return Ok(());
@@ -401,14 +397,16 @@ impl Session {
     /// max(60 s, 10 × timeout) for a fresh worker's first request).
     /// `Err(Death)` when the worker died or hung on it; the next call
     /// starts a new worker.
-    pub fn call(&mut self, request: &Request, timeout: Duration) -> Result<Response, Death> {
+    pub fn call(&mut self, request: &Request, timeout: Duration) -> Result<Response, Box<Death>> {
         if self.worker.is_none() {
-            self.respawn().map_err(|e| Death {
-                kind: "cannot start a worker".into(),
-                report: e,
-                input: Vec::new(),
-                mutation: None,
-                other: None,
+            self.respawn().map_err(|e| {
+                Box::new(Death {
+                    kind: DeathKind::CannotRun,
+                    report: e,
+                    input: Vec::new(),
+                    mutation: None,
+                    other: None,
+                })
             })?;
         }
         let limit = if self.fresh {
@@ -422,7 +420,7 @@ impl Session {
             let mut w = self.worker.take().expect("present");
             let mut d = w.death();
             d.report.push_str(&e);
-            return Err(d);
+            return Err(Box::new(d));
         }
         let start = Instant::now();
         loop {
@@ -435,7 +433,7 @@ impl Session {
                 Ok(Event::Garbled(..)) => {}
                 Ok(Event::Gone(_)) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                     let mut w = self.worker.take().expect("present");
-                    return Err(w.death());
+                    return Err(Box::new(w.death()));
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     if start.elapsed() >= limit {
@@ -447,7 +445,7 @@ impl Session {
                                 break;
                             }
                         }
-                        return Err(w.death());
+                        return Err(Box::new(w.death()));
                     }
                 }
             }
@@ -472,12 +470,13 @@ mod tests {
             classify(
                 None,
                 "==1==ERROR: AddressSanitizer: heap-buffer-overflow on"
-            ),
+            )
+            .to_string(),
             "asan: heap-buffer-overflow"
         );
         assert_eq!(
             classify(None, "deadly signal SIGSEGV (stack overflow)"),
-            "stack overflow"
+            DeathKind::StackOverflow
         );
     }
 }

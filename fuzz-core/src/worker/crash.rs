@@ -9,9 +9,86 @@
 //! offset, so that the same bug compares equal across processes with
 //! different load addresses.
 
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How a process running a target ended, when it did not come back with
+/// an answer. Its text (`Display`) is what reports and `-json` events say:
+/// `SIGSEGV`, `SIGABRT (Rust panic)`, `asan: heap-buffer-overflow`,
+/// `stack overflow`, `exit status 3`, `timeout`,
+/// `out of memory (2100 MiB resident)`.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Hash)]
+#[serde(tag = "death", rename_all = "snake_case")]
+pub enum DeathKind {
+    /// Killed by a signal; `panic` when a Rust panic aborted the process.
+    Signal {
+        signal: i32,
+        panic: bool,
+    },
+    /// A sanitizer's verdict: `asan`, `heap-buffer-overflow`.
+    Sanitizer {
+        tool: String,
+        bug: String,
+    },
+    StackOverflow,
+    /// The target called `exit`.
+    Exit {
+        status: i32,
+    },
+    /// An input ran past the time limit.
+    Timeout,
+    /// The process passed the memory limit.
+    OutOfMemory {
+        rss_mb: u64,
+    },
+    /// Neither a signal nor an exit status could be read.
+    Lost,
+    /// No process could be made to run the input (fork failed): not the
+    /// target's doing.
+    CannotRun,
+    /// Killed by the tool that started it, because it was stopping.
+    Stopped,
+}
+
+impl DeathKind {
+    /// True for deaths that no candidate of a minimization should be made
+    /// to repeat, since each would cost the limit: a hang, a memory blow-up.
+    pub fn costs_a_limit(&self) -> bool {
+        matches!(self, DeathKind::Timeout | DeathKind::OutOfMemory { .. })
+    }
+}
+
+impl fmt::Display for DeathKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeathKind::Signal { signal, panic } => {
+                f.write_str(&signal_name(*signal))?;
+                if *panic {
+                    f.write_str(" (Rust panic)")?;
+                }
+                Ok(())
+            }
+            DeathKind::Sanitizer { tool, bug } => write!(f, "{tool}: {bug}"),
+            DeathKind::StackOverflow => f.write_str("stack overflow"),
+            DeathKind::Exit { status } => write!(f, "exit status {status}"),
+            DeathKind::Timeout => f.write_str("timeout"),
+            DeathKind::OutOfMemory { rss_mb } => {
+                write!(f, "out of memory ({rss_mb} MiB resident)")
+            }
+            DeathKind::Lost => f.write_str("lost"),
+            DeathKind::CannotRun => f.write_str("cannot fork"),
+            DeathKind::Stopped => f.write_str("stopped"),
+        }
+    }
+}
+
 /// `asan: heap-buffer-overflow`, and the like for the other sanitizers, when
 /// the report holds a sanitizer's verdict.
-pub fn sanitizer_kind(report: &str) -> Option<String> {
+pub fn sanitizer_kind(report: &str) -> Option<DeathKind> {
+    let kind = |tool: &str, bug: &str| DeathKind::Sanitizer {
+        tool: tool.into(),
+        bug: bug.into(),
+    };
     for (marker, name) in [
         ("ERROR: AddressSanitizer: ", "asan"),
         ("ERROR: LeakSanitizer: ", "lsan"),
@@ -21,11 +98,11 @@ pub fn sanitizer_kind(report: &str) -> Option<String> {
         if let Some(pos) = report.find(marker) {
             let rest = &report[pos + marker.len()..];
             let bug = rest.split_whitespace().next().unwrap_or("error");
-            return Some(format!("{name}: {bug}"));
+            return Some(kind(name, bug));
         }
     }
     if report.contains("runtime error: ") && report.contains("UndefinedBehaviorSanitizer") {
-        return Some("ubsan: undefined behavior".into());
+        return Some(kind("ubsan", "undefined behavior"));
     }
     None
 }
@@ -64,35 +141,43 @@ pub fn signal_name(sig: i32) -> String {
 
 /// The signal named in a fuzz-worker crash header, if the report has one:
 /// a process killed later (its handler blocked) still died of this.
-pub fn reported_signal(report: &str) -> Option<String> {
+pub fn reported_signal(report: &str) -> Option<DeathKind> {
     let rest = &report[report.find("==fuzz-worker== deadly signal ")? + 30..];
-    rest.split_whitespace().next().map(str::to_string)
+    let name = rest.split_whitespace().next()?;
+    let signal = (1..65).find(|&s| signal_str(s) == Some(name)).or_else(|| {
+        name.strip_prefix("signal")
+            .and_then(|n| n.trim().parse().ok())
+    })?;
+    Some(DeathKind::Signal {
+        signal,
+        panic: false,
+    })
 }
 
 /// The kind of a process death, from its signal or exit code and what it
 /// wrote: `asan: heap-buffer-overflow`, `stack overflow`, `SIGSEGV`,
 /// `SIGABRT (Rust panic)`, `exit status 3`.
-pub fn death_kind(signal: Option<i32>, exit_code: Option<i32>, report: &str) -> String {
+pub fn death_kind(signal: Option<i32>, exit_code: Option<i32>, report: &str) -> DeathKind {
     if let Some(kind) = sanitizer_kind(report) {
         return kind;
     }
     if is_stack_overflow(report) {
-        return "stack overflow".into();
+        return DeathKind::StackOverflow;
     }
     // Killed by the handler's alarm or by a watchdog after the crash
     // header was written: the crash is what the header says.
     if matches!(signal, Some(9) | Some(14)) {
-        if let Some(name) = reported_signal(report) {
-            return name;
+        if let Some(kind) = reported_signal(report) {
+            return kind;
         }
     }
     match (signal, exit_code) {
-        (Some(sig), _) if report.contains("panicked at") => {
-            format!("{} (Rust panic)", signal_name(sig))
-        }
-        (Some(sig), _) => signal_name(sig),
-        (None, Some(code)) => format!("exit status {code}"),
-        (None, None) => "lost".into(),
+        (Some(signal), _) => DeathKind::Signal {
+            signal,
+            panic: report.contains("panicked at"),
+        },
+        (None, Some(status)) => DeathKind::Exit { status },
+        (None, None) => DeathKind::Lost,
     }
 }
 
@@ -127,11 +212,12 @@ pub fn module_frames(report: &str, module: &str, n: usize) -> Vec<String> {
 }
 
 /// The crash site: kind and the top three frames inside `module`.
-pub fn site(kind: &str, report: &str, module: &str) -> String {
+pub fn site(kind: impl fmt::Display, report: &str, module: &str) -> String {
+    let kind = kind.to_string();
     // "out of memory (N MiB resident)": the figure differs from run to run.
     let kind = match kind.find(OOM) {
         Some(i) => &kind[..i + OOM.len()],
-        None => kind,
+        None => &kind,
     };
     format!("{kind} at {}", module_frames(report, module, 3).join(" "))
 }
@@ -162,14 +248,25 @@ mod tests {
 
     #[test]
     fn kinds_and_failure_sites() {
-        assert_eq!(death_kind(Some(11), None, REPORT), "SIGSEGV");
+        let text = |k: DeathKind| k.to_string();
+        assert_eq!(text(death_kind(Some(11), None, REPORT)), "SIGSEGV");
         assert_eq!(
-            death_kind(Some(6), None, "thread 'x' panicked at a.rs:1:2:"),
+            text(death_kind(
+                Some(6),
+                None,
+                "thread 'x' panicked at a.rs:1:2:"
+            )),
             "SIGABRT (Rust panic)"
         );
-        assert_eq!(death_kind(None, Some(3), ""), "exit status 3");
-        assert_eq!(death_kind(Some(14), None, REPORT), "SIGSEGV");
-        assert_eq!(death_kind(Some(9), None, ""), "SIGKILL");
+        assert_eq!(death_kind(None, Some(3), ""), DeathKind::Exit { status: 3 });
+        assert_eq!(text(death_kind(None, Some(3), "")), "exit status 3");
+        assert_eq!(text(death_kind(Some(14), None, REPORT)), "SIGSEGV");
+        assert_eq!(text(death_kind(Some(9), None, "")), "SIGKILL");
+        assert_eq!(text(death_kind(Some(40), None, "")), "signal 40");
+        assert_eq!(
+            text(DeathKind::OutOfMemory { rss_mb: 2100 }),
+            "out of memory (2100 MiB resident)"
+        );
         assert_eq!(
             failure_site("boom\nthread '<unnamed>' (7) panicked at src/lib.rs:26:29:"),
             "panic at src/lib.rs:26:29"
@@ -180,7 +277,10 @@ mod tests {
     #[test]
     fn sanitizers() {
         let r = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6";
-        assert_eq!(sanitizer_kind(r).unwrap(), "asan: heap-buffer-overflow");
+        assert_eq!(
+            sanitizer_kind(r).unwrap().to_string(),
+            "asan: heap-buffer-overflow"
+        );
         assert_eq!(sanitizer_kind(REPORT), None);
         assert!(is_stack_overflow(
             "==fuzz-worker== deadly signal SIGSEGV (stack overflow) at"

@@ -8,11 +8,135 @@
 //! it in shared memory (`shm.rs`), so that when a target kills the worker,
 //! the coordinator still reads it there.
 
+use crate::worker::crash::DeathKind;
+use crate::ArgType;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a message changes shape; a worker of another version is
 /// refused at the handshake.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
+
+/// How a target takes its input.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TargetKind {
+    /// `LLVMFuzzerTestOneInput`: one `[]byte`; -1 rejects, anything else
+    /// passes.
+    #[serde(rename = "libfuzzer")]
+    LibFuzzer,
+    /// `FuzzName`: packed typed arguments; 0 passes, -1 rejects, anything
+    /// else fails.
+    #[serde(rename = "typed")]
+    Typed,
+}
+
+/// A target as a worker describes it: in its handshake, and in
+/// `fuzz-worker list -json` (see [`Listed`]).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct TargetDesc {
+    /// Its symbol for a typed target (`FuzzParse`), the library's name for
+    /// a libFuzzer entry (`png_read`).
+    pub name: String,
+    pub kind: TargetKind,
+    /// The argument types, in order, as Go's names; a libFuzzer entry
+    /// takes `[]byte`.
+    #[serde(with = "go_types")]
+    pub args: Vec<ArgType>,
+}
+
+impl TargetDesc {
+    /// True when `other`, a target of another build of the same code, is
+    /// this one's build there: the libFuzzer entry for a libFuzzer target
+    /// (whatever the file is called), else the typed target of the same
+    /// name (`-cmp_lib` pairs the two builds by this rule).
+    pub fn same_target(&self, other: &TargetDesc) -> bool {
+        self.kind == other.kind && (self.kind == TargetKind::LibFuzzer || self.name == other.name)
+    }
+
+    /// `(string, int64)`, for messages.
+    pub fn signature(&self) -> String {
+        ArgType::format_list(&self.args)
+    }
+}
+
+/// The build of `want` among `targets`, by [`TargetDesc::same_target`],
+/// taking the same argument types; why not, when it is missing.
+pub fn build_of<'a, T: AsRef<TargetDesc>>(
+    targets: &'a [T],
+    want: &TargetDesc,
+) -> Result<&'a T, String> {
+    match targets.iter().find(|t| want.same_target(t.as_ref())) {
+        Some(t) if t.as_ref().args == want.args => Ok(t),
+        Some(t) => Err(format!(
+            "its {} takes ({}), not ({}) as {}'s does",
+            t.as_ref().name,
+            t.as_ref().signature(),
+            want.signature(),
+            want.name
+        )),
+        None => {
+            let names: Vec<&str> = targets.iter().map(|t| t.as_ref().name.as_str()).collect();
+            Err(format!(
+                "it has no build of {} (it has: {})",
+                want.name,
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+impl AsRef<TargetDesc> for TargetDesc {
+    fn as_ref(&self) -> &TargetDesc {
+        self
+    }
+}
+
+/// One line of `fuzz-worker list -json`: a target and what else the
+/// tools that never load a library need to know of it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    #[serde(flatten)]
+    pub target: TargetDesc,
+    /// The symbol the worker calls.
+    pub symbol: String,
+    /// The library calls the trace-cmp callbacks (`-cmp_lib` needs them).
+    #[serde(default)]
+    pub trace_cmp: bool,
+    /// The target's own mutators, by symbol.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mutators: Vec<String>,
+}
+
+impl std::ops::Deref for Listed {
+    type Target = TargetDesc;
+    fn deref(&self) -> &TargetDesc {
+        &self.target
+    }
+}
+
+impl AsRef<TargetDesc> for Listed {
+    fn as_ref(&self) -> &TargetDesc {
+        &self.target
+    }
+}
+
+/// Argument types on the wire as Go spells them (`"[]byte"`, `"int64"`).
+mod go_types {
+    use crate::ArgType;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(types: &[ArgType], s: S) -> Result<S::Ok, S::Error> {
+        let names: Vec<String> = types.iter().map(ArgType::to_string).collect();
+        names.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ArgType>, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        names
+            .iter()
+            .map(|n| n.parse::<ArgType>().map_err(serde::de::Error::custom))
+            .collect()
+    }
+}
 
 /// What the coordinator asks of a worker.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -110,11 +234,7 @@ pub enum Response {
     /// Sent once at start.
     Hello {
         version: u32,
-        target: String,
-        /// `libfuzzer` or `typed`.
-        kind: String,
-        /// The target's argument types, Go's names.
-        args: Vec<String>,
+        target: TargetDesc,
         /// Coverage counters the worker reads per execution.
         counters: u32,
     },
@@ -172,7 +292,7 @@ pub enum Checked {
     },
     /// The child died (signal, sanitizer, exit) or hung.
     Died {
-        kind: String,
+        kind: DeathKind,
         site: String,
         report: String,
     },
@@ -247,5 +367,70 @@ mod tests {
         };
         assert_eq!(from_line::<Response>(&to_line(&a)).unwrap(), a);
         assert!(from_line::<Response>("{\"op\":\"nope\"}").is_err());
+        let hello = Response::Hello {
+            version: VERSION,
+            target: TargetDesc {
+                name: "FuzzRecord".into(),
+                kind: TargetKind::Typed,
+                args: vec![ArgType::String, ArgType::Int64, ArgType::Bytes],
+            },
+            counters: 12,
+        };
+        let line = to_line(&hello);
+        assert!(
+            line.contains(r#""kind":"typed","args":["string","int64","[]byte"]"#),
+            "{line}"
+        );
+        assert_eq!(from_line::<Response>(&line).unwrap(), hello);
+        let died = Response::Checked {
+            id: 1,
+            outcome: Checked::Died {
+                kind: DeathKind::OutOfMemory { rss_mb: 3000 },
+                site: "s".into(),
+                report: String::new(),
+            },
+        };
+        assert_eq!(from_line::<Response>(&to_line(&died)).unwrap(), died);
+    }
+
+    #[test]
+    fn listed_lines_and_builds() {
+        let line = r#"{"name":"FuzzRecord","kind":"typed","symbol":"FuzzRecord","args":["string","int64","[]byte"],"trace_cmp":true}"#;
+        let l: Listed = serde_json::from_str(line).unwrap();
+        assert_eq!(l.name, "FuzzRecord");
+        assert_eq!(l.kind, TargetKind::Typed);
+        assert!(l.trace_cmp && l.mutators.is_empty());
+        assert!(serde_json::from_str::<Listed>(
+            r#"{"name":"x","kind":"typed","symbol":"x","args":["nope"]}"#
+        )
+        .is_err());
+        assert!(serde_json::from_str::<Listed>(
+            r#"{"name":"x","kind":"other","symbol":"x","args":[]}"#
+        )
+        .is_err());
+        let t = |name: &str, kind, args: Vec<ArgType>| TargetDesc {
+            name: name.into(),
+            kind,
+            args,
+        };
+        let lf = t("png", TargetKind::LibFuzzer, vec![ArgType::Bytes]);
+        let other_lf = t("png_cmp", TargetKind::LibFuzzer, vec![ArgType::Bytes]);
+        let a = t("FuzzA", TargetKind::Typed, vec![ArgType::Int]);
+        let a_bytes = t("FuzzA", TargetKind::Typed, vec![ArgType::Bytes]);
+        assert!(
+            lf.same_target(&other_lf),
+            "libFuzzer entries pair whatever their names"
+        );
+        assert!(!a.same_target(&lf));
+        assert_eq!(
+            build_of(&[a.clone(), other_lf.clone()], &lf).unwrap(),
+            &other_lf
+        );
+        assert!(build_of(&[a_bytes], &a)
+            .unwrap_err()
+            .contains("takes ([]byte), not (int)"));
+        assert!(build_of(&[lf], &a)
+            .unwrap_err()
+            .contains("no build of FuzzA"));
     }
 }
