@@ -4,10 +4,16 @@
 //! (`turns.rs`). Targets are executed only by fuzz-worker processes this
 //! tool starts.
 
+mod coordinator;
+mod corpus;
+mod dispatch;
+mod findings;
 mod fuzz;
 mod regress;
 mod report;
+mod state;
 mod targets;
+mod triage;
 mod turns;
 
 use fuzz_cli::run::Cli;

@@ -289,31 +289,10 @@ fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result
     if out.verbose {
         out.text(&format!("=== RUN   {name}\n"))?;
     }
-
     if !plan.bad.is_empty() {
-        let secs = start.elapsed().as_secs_f64();
-        if out.json {
-            out.json(json!({
-                "event": "target",
-                "target": name,
-                "outcome": "fail",
-                "elapsed": round3(secs),
-                "entries": 0,
-                "passed": 0,
-                "skipped": 0,
-                "failed": 0,
-                "malformed": plan.bad,
-            }))?;
-        } else {
-            let mut s = format!("--- FAIL: {name} ({secs:.2}s)\n");
-            for line in &plan.bad {
-                indent_into(&mut s, line, 4);
-            }
-            out.text(&s)?;
-        }
+        malformed(name, &plan.bad, start.elapsed().as_secs_f64(), out)?;
         return Ok(false);
     }
-
     if out.verbose {
         let mut s = String::new();
         for (entry, _) in &plan.entries {
@@ -321,63 +300,109 @@ fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result
         }
         out.text(&s)?;
     }
-
     let results = run_entries(cli, worker, plan)?;
     let secs = start.elapsed().as_secs_f64();
-    let failed = results.iter().filter(|r| !r.passed()).count();
-    let skipped = results.iter().filter(|r| r.outcome() == "rejected").count();
-
     if out.json {
-        for r in &results {
-            let mut ev = json!({
-                "event": "entry",
-                "target": name,
-                "entry": r.name,
-                "file": r.path.to_string_lossy(),
-                "outcome": match r.outcome() {
-                    "ok" => "pass",
-                    "rejected" => "skip",
-                    _ => "fail",
-                },
-                "result": r.outcome(),
-            });
-            for key in [
-                "kind",
-                "message",
-                "report",
-                "exit_code",
-                "timeout_ms",
-                "rss_mb",
-            ] {
-                if let Some(v) = r.report.get(key) {
-                    ev[key] = v.clone();
-                }
-            }
-            if !r.passed() {
-                ev["rerun"] = json!(rerun_command(cli, name, &r.name));
-            }
-            out.json(ev)?;
-        }
-        out.json(json!({
+        json_results(cli, name, &results, secs, out)
+    } else {
+        text_results(cli, name, &results, secs, out)
+    }
+}
+
+/// A target whose seed corpus holds malformed files fails before any of
+/// its entries runs, as in Go.
+fn malformed(name: &str, bad: &[String], secs: f64, out: &mut Output) -> Result<(), CliError> {
+    if out.json {
+        return out.json(json!({
             "event": "target",
             "target": name,
-            "outcome": if failed == 0 { "pass" } else { "fail" },
+            "outcome": "fail",
             "elapsed": round3(secs),
-            "entries": results.len(),
-            "passed": results.len() - failed - skipped,
-            "skipped": skipped,
-            "failed": failed,
-            "malformed": [],
-        }))?;
-        return Ok(failed == 0);
+            "entries": 0,
+            "passed": 0,
+            "skipped": 0,
+            "failed": 0,
+            "malformed": bad,
+        }));
     }
+    let mut s = format!("--- FAIL: {name} ({secs:.2}s)\n");
+    for line in bad {
+        indent_into(&mut s, line, 4);
+    }
+    out.text(&s)
+}
 
-    let verdict = if failed == 0 { "PASS" } else { "FAIL" };
+/// A target's results as -json events: one per entry, then the target's;
+/// returns whether it passed.
+fn json_results(
+    cli: &Cli,
+    name: &str,
+    results: &[EntryResult],
+    secs: f64,
+    out: &mut Output,
+) -> Result<bool, CliError> {
+    let failed = results.iter().filter(|r| !r.passed()).count();
+    let skipped = results.iter().filter(|r| r.outcome() == "rejected").count();
+    for r in results {
+        let mut ev = json!({
+            "event": "entry",
+            "target": name,
+            "entry": r.name,
+            "file": r.path.to_string_lossy(),
+            "outcome": match r.outcome() {
+                "ok" => "pass",
+                "rejected" => "skip",
+                _ => "fail",
+            },
+            "result": r.outcome(),
+        });
+        for key in [
+            "kind",
+            "message",
+            "report",
+            "exit_code",
+            "timeout_ms",
+            "rss_mb",
+        ] {
+            if let Some(v) = r.report.get(key) {
+                ev[key] = v.clone();
+            }
+        }
+        if !r.passed() {
+            ev["rerun"] = json!(rerun_command(cli, name, &r.name));
+        }
+        out.json(ev)?;
+    }
+    out.json(json!({
+        "event": "target",
+        "target": name,
+        "outcome": if failed == 0 { "pass" } else { "fail" },
+        "elapsed": round3(secs),
+        "entries": results.len(),
+        "passed": results.len() - failed - skipped,
+        "skipped": skipped,
+        "failed": failed,
+        "malformed": [],
+    }))?;
+    Ok(failed == 0)
+}
+
+/// A target's results in go test's words: silent when it passed (unless
+/// -v), else a line per entry that failed; returns whether it passed.
+fn text_results(
+    cli: &Cli,
+    name: &str,
+    results: &[EntryResult],
+    secs: f64,
+    out: &mut Output,
+) -> Result<bool, CliError> {
+    let failed = results.iter().filter(|r| !r.passed()).count();
     if failed == 0 && !out.verbose {
         return Ok(true);
     }
+    let verdict = if failed == 0 { "PASS" } else { "FAIL" };
     let mut s = format!("--- {verdict}: {name} ({secs:.2}s)\n");
-    for r in &results {
+    for r in results {
         let t = r.secs();
         match r.outcome() {
             "ok" if out.verbose => {

@@ -116,6 +116,21 @@ impl Reporter {
     }
 }
 
+/// A duration as Go prints one (`2.5s`, `1m0s`, `250ms`), to the
+/// millisecond.
+pub fn fmt_duration(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{}ms", d.as_millis())
+    } else if d.subsec_millis() == 0 || d >= Duration::from_secs(60) {
+        format_secs(d.as_secs())
+    } else {
+        format!("{}.{:03}", d.as_secs(), d.subsec_millis())
+            .trim_end_matches('0')
+            .to_string()
+            + "s"
+    }
+}
+
 /// The failure report, like `go test`'s, on stdout (unless -json).
 pub struct Failure<'a> {
     pub target: &'a str,

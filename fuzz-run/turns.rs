@@ -40,9 +40,10 @@ pub struct Turn {
     pub last: bool,
 }
 
-/// Whose turn it is, and how much time each target has left.
+/// Whose turn it is, and how much time each target has left (not to be
+/// confused with `fuzz_core::search::schedule`, which picks inputs).
 #[derive(Debug)]
-pub struct Schedule {
+pub struct Turns {
     /// Time each target has left; `None` when time does not bound it.
     left: Vec<Option<Duration>>,
     /// Targets not finished yet.
@@ -52,16 +53,16 @@ pub struct Schedule {
     next: usize,
 }
 
-impl Schedule {
+impl Turns {
     /// The schedule of `targets` targets under `fuzztime`; `seeded` when
     /// -seed asks for a reproducible run.
-    pub fn new(targets: usize, fuzztime: Option<Limit>, seeded: bool) -> Schedule {
+    pub fn new(targets: usize, fuzztime: Option<Limit>, seeded: bool) -> Turns {
         let share = match fuzztime {
             Some(Limit::Time(d)) => Some(d / targets.max(1) as u32),
             _ => None,
         };
         let sequential = seeded && matches!(fuzztime, Some(Limit::Count(_)));
-        Schedule {
+        Turns {
             left: vec![share; targets],
             active: vec![true; targets],
             turn: (targets > 1 && !sequential).then_some(TURN),
@@ -165,18 +166,18 @@ mod tests {
 
     #[test]
     fn one_target_is_one_turn() {
-        let mut s = Schedule::new(1, Some(Limit::Time(secs(60))), false);
+        let mut s = Turns::new(1, Some(Limit::Time(secs(60))), false);
         let t = s.next_turn().unwrap();
         assert_eq!((t.target, t.length, t.last), (0, Some(secs(60)), true));
         assert!(!s.spent(0, secs(60), true));
         assert_eq!(s.next_turn(), None);
-        let mut s = Schedule::new(1, None, false);
+        let mut s = Turns::new(1, None, false);
         assert_eq!(s.next_turn().unwrap().length, None);
     }
 
     #[test]
     fn time_is_shared_in_turns() {
-        let mut s = Schedule::new(2, Some(Limit::Time(secs(30))), false);
+        let mut s = Turns::new(2, Some(Limit::Time(secs(30))), false);
         let mut order = Vec::new();
         while let Some(t) = s.next_turn() {
             order.push((t.target, t.length.unwrap().as_secs(), t.last));
@@ -191,7 +192,7 @@ mod tests {
 
     #[test]
     fn a_short_tail_joins_the_turn_before() {
-        let mut s = Schedule::new(1, Some(Limit::Time(secs(1))), false);
+        let mut s = Turns::new(1, Some(Limit::Time(secs(1))), false);
         s.turn = Some(TURN);
         s.left[0] = Some(TURN + Duration::from_millis(500));
         let t = s.next_turn().unwrap();
@@ -201,7 +202,7 @@ mod tests {
 
     #[test]
     fn a_finished_target_leaves_its_time_to_the_others() {
-        let mut s = Schedule::new(3, Some(Limit::Time(secs(90))), false);
+        let mut s = Turns::new(3, Some(Limit::Time(secs(90))), false);
         let t = s.next_turn().unwrap();
         assert_eq!(t.target, 0);
         // Target 0 fails after 2 s: its 28 s go to 1 and 2.
@@ -214,7 +215,7 @@ mod tests {
 
     #[test]
     fn an_overrun_ends_the_targets_time() {
-        let mut s = Schedule::new(2, Some(Limit::Time(secs(40))), false);
+        let mut s = Turns::new(2, Some(Limit::Time(secs(40))), false);
         let t = s.next_turn().unwrap();
         assert!(!t.last);
         assert!(s.spent(0, secs(25), false), "its 20 s are spent");
@@ -228,7 +229,7 @@ mod tests {
         let t = s.next_turn().unwrap();
         assert_eq!((t.target, t.length, t.last), (1, Some(secs(5)), true));
         // Three targets: an overrun is shared by the two others.
-        let mut s = Schedule::new(3, Some(Limit::Time(secs(30))), false);
+        let mut s = Turns::new(3, Some(Limit::Time(secs(30))), false);
         s.next_turn();
         assert!(s.spent(0, secs(16), false));
         assert_eq!(s.left, [Some(secs(0)), Some(secs(7)), Some(secs(7))]);
@@ -237,11 +238,11 @@ mod tests {
     #[test]
     fn counts_and_no_limit() {
         // Nx: turns of TURN, each target until its count is done.
-        let mut s = Schedule::new(2, Some(Limit::Count(1000)), false);
+        let mut s = Turns::new(2, Some(Limit::Count(1000)), false);
         let t = s.next_turn().unwrap();
         assert_eq!((t.length, t.last), (Some(TURN), false));
         // Under -seed, one turn per target, to its end.
-        let mut s = Schedule::new(2, Some(Limit::Count(1000)), true);
+        let mut s = Turns::new(2, Some(Limit::Count(1000)), true);
         let t = s.next_turn().unwrap();
         assert_eq!((t.target, t.length, t.last), (0, None, true));
         s.spent(0, secs(3), true);
@@ -249,7 +250,7 @@ mod tests {
         s.spent(1, secs(3), true);
         assert_eq!(s.next_turn(), None);
         // No -fuzztime: turns of TURN, round-robin, forever.
-        let mut s = Schedule::new(2, None, true);
+        let mut s = Turns::new(2, None, true);
         for want in [0, 1, 0, 1, 0] {
             let t = s.next_turn().unwrap();
             assert_eq!((t.target, t.length, t.last), (want, Some(TURN), false));

@@ -1,0 +1,566 @@
+//! One target's coordinator: the event loop that carries out the
+//! decisions of its [`State`] (`dispatch.rs`: what to hand out, when a
+//! turn ends; `triage.rs`: what answers and deaths mean). It alone touches
+//! worker processes, files and the terminal: it starts a turn's workers,
+//! turns their answers and deaths into events for the state, carries out
+//! the actions that come back, watches for hangs and memory blow-ups, and
+//! reports progress.
+
+use crate::corpus::{self, Origin};
+use crate::dispatch::{Clock, Step};
+use crate::findings::Places;
+use crate::report::{fmt_duration, Failure, Reporter};
+use crate::state::{Action, Config, Job, Phase, Slot, State};
+use crate::targets::TargetInfo;
+use crate::turns::Turn;
+use fuzz_cli::run::Cli;
+use fuzz_cli::CliError;
+use fuzz_core::duration::Limit;
+use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
+use fuzz_core::worker::protocol::{self, Response};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnEnd {
+    /// Its time was up: the next target's turn.
+    HandOver,
+    /// The target is done: its -fuzztime, or a failure that stops it.
+    Finished,
+    /// Ctrl-C: every target stops.
+    Interrupted,
+}
+
+/// How a target's workers are started.
+struct Launcher {
+    worker_bin: PathBuf,
+    lib: PathBuf,
+    dict: Option<PathBuf>,
+    cmp_lib: Option<PathBuf>,
+    /// Room in shared memory for any input a mutation can make.
+    capacity: usize,
+    /// Shared memory files and stderr captures.
+    dir: tempfile::TempDir,
+    /// Workers started so far: the next one's number.
+    spawned: usize,
+    events: Sender<Event>,
+}
+
+impl Launcher {
+    fn spawn(&mut self, target: &str) -> Result<(usize, Worker), CliError> {
+        let id = self.spawned;
+        self.spawned += 1;
+        let spawn = Spawn {
+            worker: &self.worker_bin,
+            lib: &self.lib,
+            target: Some(target),
+            dir: self.dir.path(),
+            capacity: self.capacity,
+            sanitizer_runtime: None,
+            dict: self.dict.as_deref(),
+            cmp_lib: self.cmp_lib.as_deref(),
+        };
+        let w = Worker::spawn(id, &spawn, self.events.clone()).map_err(CliError::misuse)?;
+        Ok((id, w))
+    }
+
+    /// Removes what a worker left in the spawn directory.
+    fn clean_up(&self, w: &Worker) {
+        let _ = std::fs::remove_file(&w.shm_path);
+        let capture = self.dir.path().join(format!("worker{}.stderr", w.index));
+        let _ = std::fs::remove_file(capture);
+    }
+}
+
+/// One target's fuzzing, over all of its turns: its decisions' [`State`]
+/// and what carries them out.
+pub struct Coordinator {
+    pub state: State,
+    places: Places,
+    reporter: Reporter,
+    launcher: Launcher,
+    events: Receiver<Event>,
+    /// Workers per turn.
+    parallel: usize,
+    /// Several targets share the run.
+    several: bool,
+    /// Time spent in the target's turns before the current one, and when
+    /// the current one began.
+    pub used: Duration,
+    turn_began: Option<Instant>,
+}
+
+impl Coordinator {
+    /// Loads `target`'s seed corpus and cache. A malformed seed corpus fails
+    /// the target before any fuzzing, as in Go: it is reported, and `None`.
+    pub fn open(
+        cli: &Cli,
+        target: &TargetInfo,
+        places: Places,
+        worker_bin: &Path,
+        reporter: Reporter,
+        several: bool,
+    ) -> Result<Option<Coordinator>, CliError> {
+        let (seeds, malformed) = corpus::load(&places.seed_dir, &target.args, Origin::Seed);
+        if !malformed.is_empty() {
+            let details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
+            report_malformed(
+                &target.name,
+                &places,
+                &reporter,
+                &details.join("\n"),
+                several,
+            )?;
+            return Ok(None);
+        }
+        let (cached, bad_cache) = corpus::load(&places.cache_dir, &target.args, Origin::Cache);
+        for e in bad_cache {
+            fuzz_cli::exit::warn("fuzz-run", &format!("skipping cache entry {e}"));
+        }
+        for e in &cached {
+            touch(&places.cache_dir.join(&e.name));
+        }
+        let largest = seeds.iter().chain(&cached).map(|e| e.text.len()).max();
+        let capacity = capacity_for(&target.args, cli.max_len).max(largest.unwrap_or(0)) + 64;
+        let (tx, rx) = channel();
+        let launcher = Launcher {
+            worker_bin: worker_bin.to_path_buf(),
+            lib: cli.lib.clone(),
+            dict: cli.dict.clone(),
+            cmp_lib: cli.cmp_lib.clone(),
+            capacity,
+            dir: spawn_dir()?,
+            spawned: 0,
+            events: tx,
+        };
+        let rng = cli.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        // The worker loads the canonical path: crash reports name that file.
+        let lib_file = std::fs::canonicalize(&cli.lib)
+            .unwrap_or_else(|_| cli.lib.clone())
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut state = State::new(Config::from_cli(cli), target.target.clone(), lib_file, rng);
+        state.load(seeds.into_iter().chain(cached));
+        reporter.event(json!({"event": "start"}))?;
+        Ok(Some(Coordinator {
+            state,
+            places,
+            reporter,
+            launcher,
+            events: rx,
+            parallel: parallel(cli),
+            several,
+            used: Duration::ZERO,
+            turn_began: None,
+        }))
+    }
+
+    /// One turn: -parallel workers for this target, fuzzing until the
+    /// turn's time is up (then handing over) or the target is done. The
+    /// workers are stopped when it ends, whatever the outcome.
+    pub fn take_turn(&mut self, turn: &Turn) -> Result<TurnEnd, CliError> {
+        self.turn_began = Some(Instant::now());
+        if self.several {
+            self.reporter.resume();
+            let workers = self.parallel;
+            self.reporter.say_elapsed(&match turn.length {
+                Some(d) => format!("turn of up to {} with {workers} workers", fmt_duration(d)),
+                None => format!("turn with {workers} workers, until done"),
+            });
+            self.reporter.event(json!({
+                "event": "turn", "workers": self.parallel,
+                "seconds": turn.length.map(|d| (d.as_secs_f64() * 1000.0).round() / 1000.0),
+            }))?;
+        }
+        let mut result = Ok(TurnEnd::Finished);
+        for w in 0..self.parallel {
+            self.state.slots.push(Slot::empty());
+            if let Err(e) = self.replace_worker(w) {
+                result = Err(e);
+                break;
+            }
+        }
+        if result.is_ok() {
+            result = self.turn_loop(turn);
+        }
+        self.stop_workers();
+        if let Some(began) = self.turn_began.take() {
+            self.used += began.elapsed();
+        }
+        result
+    }
+
+    /// The loop of one turn. With `turn.last`, the end of its length is
+    /// the end of the target's -fuzztime (as Go's run ends: at once, unless
+    /// a failure is being minimized); otherwise the turn hands over when
+    /// its length is up, once the work in flight is done. A turn never ends
+    /// before the baseline is done.
+    fn turn_loop(&mut self, turn: &Turn) -> Result<TurnEnd, CliError> {
+        let end_of_length = turn.length.map(|d| Instant::now() + d);
+        let (deadline, hand_over_at) = if turn.last {
+            (end_of_length, None)
+        } else {
+            (None, end_of_length)
+        };
+        if self.state.phase == Phase::NotBegun {
+            self.begin();
+        }
+        let mut last_progress = Instant::now();
+        let mut last_watch = Instant::now();
+        loop {
+            if fuzz_cli::interrupt::interrupted() {
+                self.finish(true)?;
+                return Ok(TurnEnd::Interrupted);
+            }
+            if let Some(total) = self.state.advance() {
+                self.baseline_done(total)?;
+            }
+            let now = Instant::now();
+            let clock = Clock {
+                out_of_time: deadline.is_some_and(|d| now >= d),
+                hand_over: hand_over_at.is_some_and(|t| now >= t),
+            };
+            match self.state.step(clock) {
+                Step::Go => {}
+                Step::Finish => {
+                    self.finish(false)?;
+                    return Ok(TurnEnd::Finished);
+                }
+                Step::HandOver => {
+                    self.progress()?;
+                    return Ok(TurnEnd::HandOver);
+                }
+            }
+            let actions = self.state.hand_out(clock);
+            let mut finished = self.carry_out(actions)?;
+            if !finished {
+                let event = self.events.recv_timeout(Duration::from_millis(50));
+                finished = self.handle(event)?;
+            }
+            if finished {
+                self.finish(false)?;
+                return Ok(TurnEnd::Finished);
+            }
+            if last_watch.elapsed() >= Duration::from_millis(100) {
+                last_watch = Instant::now();
+                self.watch();
+            }
+            if self.state.is_fuzzing() && last_progress.elapsed() >= Duration::from_secs(3) {
+                last_progress = Instant::now();
+                self.progress()?;
+            }
+        }
+    }
+
+    /// Sets up the baseline, on the target's first turn, and says so.
+    fn begin(&mut self) {
+        match self.state.begin() {
+            0 => self.reporter.say("warning: starting with empty corpus"),
+            total => self.reporter.baseline(0, total, None),
+        }
+    }
+
+    fn baseline_done(&mut self, total: usize) -> Result<(), CliError> {
+        let workers = self.state.slots.len();
+        if total > 0 {
+            self.reporter.baseline(total, total, Some(workers));
+        }
+        self.reporter.event(json!({
+            "event": "baseline", "entries": total,
+            "coverage": self.state.corpus.coverage(), "workers": workers,
+        }))
+    }
+
+    /// Turns one event from the workers into decisions and carries them
+    /// out; true when the target is done.
+    fn handle(&mut self, event: Result<Event, RecvTimeoutError>) -> Result<bool, CliError> {
+        let actions = match event {
+            Ok(Event::Answer(id, response)) => match self.state.slot_of(id) {
+                Some(w) => {
+                    self.check_version(&response)?;
+                    self.state
+                        .on_answer(w, response)
+                        .map_err(CliError::misuse)?
+                }
+                None => return Ok(false),
+            },
+            Ok(Event::Gone(id)) => match self.state.slot_of(id) {
+                Some(w) => {
+                    let Some(mut worker) = self.state.slots[w].worker.take() else {
+                        return Ok(false);
+                    };
+                    let death = worker.death();
+                    self.launcher.clean_up(&worker);
+                    drop(worker);
+                    self.state
+                        .on_death(w, death)
+                        .map_err(|why| self.start_failure(&why))?
+                }
+                None => return Ok(false),
+            },
+            Ok(Event::Garbled(id, msg)) => {
+                if let Some(w) = self.state.slot_of(id) {
+                    fuzz_cli::exit::warn("fuzz-run", &format!("worker {w}: {msg}"));
+                }
+                return Ok(false);
+            }
+            Err(RecvTimeoutError::Timeout) => return Ok(false),
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(CliError::misuse("all workers are gone"));
+            }
+        };
+        self.carry_out(actions)
+    }
+
+    /// A worker of another version is refused at its handshake.
+    fn check_version(&self, response: &Response) -> Result<(), CliError> {
+        match response {
+            Response::Hello { version, .. } if *version != protocol::VERSION => {
+                Err(CliError::misuse(format!(
+                    "{} speaks protocol version {version}, fuzz-run {}: install matching versions (or set FUZZ_WORKER)",
+                    self.launcher.worker_bin.display(),
+                    protocol::VERSION
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn start_failure(&self, why: &str) -> CliError {
+        CliError::misuse(format!(
+            "{}: the worker could not start: {why}",
+            self.places.lib_shown
+        ))
+    }
+
+    /// Carries out decisions in order; true when they finish the target.
+    fn carry_out(&mut self, actions: Vec<Action>) -> Result<bool, CliError> {
+        let mut finish = false;
+        for action in actions {
+            match action {
+                Action::Send(w, request) => {
+                    if let Some(worker) = self.state.slots[w].worker.as_mut() {
+                        // A worker gone meanwhile: its Gone event follows.
+                        let _ = worker.send(&request);
+                    }
+                }
+                Action::Replace { slot, fallback } => {
+                    if let Err(e) = self.replace_worker(slot) {
+                        if let Some(f) = fallback {
+                            let recorded = self.state.record(f);
+                            self.carry_out(recorded)?;
+                        }
+                        return Err(e);
+                    }
+                }
+                Action::Keep {
+                    entry,
+                    new_features,
+                } => self
+                    .places
+                    .keep(&self.state, &self.reporter, &entry, new_features)?,
+                Action::Record(f) => {
+                    let elapsed = self.target_elapsed();
+                    self.places
+                        .record(&self.state, &self.reporter, f, elapsed)?;
+                }
+                Action::Say(line) => self.reporter.say(&line),
+                Action::Finish => finish = true,
+            }
+        }
+        Ok(finish)
+    }
+
+    /// A new worker in slot `w`, in place of the one there, if any; it is
+    /// told all coverage and the corpus with its first slice once ready.
+    fn replace_worker(&mut self, w: usize) -> Result<(), CliError> {
+        let (id, worker) = self.launcher.spawn(&self.state.target.name)?;
+        self.state.slots[w].restart(id, Some(worker));
+        Ok(())
+    }
+
+    /// Stops the turn's workers (all at once: killed, then reaped) and
+    /// empties their slots.
+    fn stop_workers(&mut self) {
+        for w in self
+            .state
+            .slots
+            .iter_mut()
+            .filter_map(|s| s.worker.as_mut())
+        {
+            w.kill(Killed::Stopping);
+        }
+        for slot in self.state.slots.drain(..) {
+            if let Some(w) = slot.worker {
+                self.launcher.clean_up(&w);
+                w.stop();
+            }
+        }
+    }
+
+    /// Kills workers that hang past their allowance or pass the memory
+    /// limit; their deaths come back as events.
+    fn watch(&mut self) {
+        for w in 0..self.state.slots.len() {
+            if self.state.slots[w].job == Job::Idle {
+                continue;
+            }
+            let execs = match self.state.slots[w].worker.as_ref() {
+                Some(worker) => worker.shm.execs(),
+                None => continue,
+            };
+            let allowance = self.state.allowance(w, execs);
+            let rss_limit = self.state.cfg.rss_limit_mb;
+            let Some(worker) = self.state.slots[w].worker.as_mut() else {
+                continue;
+            };
+            if execs != worker.seen_execs || !worker.shm.running() {
+                // Progress, or no execution running (the worker is between
+                // executions, or its answer waits in our queue): not hung.
+                worker.seen_execs = execs;
+                worker.seen_at = Instant::now();
+            }
+            if worker.seen_at.elapsed() > allowance {
+                worker.kill(Killed::Timeout);
+                continue;
+            }
+            if let Some(rss) = worker.rss_mb() {
+                if rss > rss_limit {
+                    worker.kill(Killed::OutOfMemory(rss));
+                }
+            }
+        }
+    }
+
+    fn progress(&mut self) -> Result<(), CliError> {
+        let c = &self.state.counts;
+        let total = c.loaded + c.new_interesting;
+        self.reporter.progress(
+            c.execs,
+            c.new_interesting,
+            total,
+            self.state.corpus.coverage(),
+        )
+    }
+
+    /// How long the target has been fuzzed, for its `--- FAIL` line: since
+    /// the run started when it has the run to itself, else its turns'.
+    fn target_elapsed(&self) -> Duration {
+        if self.several {
+            self.used + self.turn_began.map_or(Duration::ZERO, |b| b.elapsed())
+        } else {
+            self.reporter.elapsed()
+        }
+    }
+
+    /// The target is done: its -fuzztime is up, a failure stops it, or
+    /// Ctrl-C. Its workers (if it has the turn) are killed, a failure being
+    /// minimized is recorded as it stands, and its end is reported.
+    pub fn finish(&mut self, interrupted: bool) -> Result<(), CliError> {
+        for w in self
+            .state
+            .slots
+            .iter_mut()
+            .filter_map(|s| s.worker.as_mut())
+        {
+            w.kill(Killed::Stopping);
+        }
+        for f in self.state.stop_jobs() {
+            let recorded = self.state.record(f);
+            self.carry_out(recorded)?;
+        }
+        // Outside its turn, the target's last line was said when its last
+        // turn handed over (or it never had a turn).
+        if self.turn_began.is_some() {
+            self.progress()?;
+        }
+        self.state.phase = Phase::Finished;
+        let c = &self.state.counts;
+        self.reporter.event(json!({
+            "event": "end", "execs": c.execs, "new_interesting": c.new_interesting,
+            "coverage": self.state.corpus.coverage(), "failures": c.failures,
+            "interrupted": interrupted,
+        }))
+    }
+}
+
+/// Reports a target whose seed corpus holds malformed files, as Go does.
+fn report_malformed(
+    target: &str,
+    places: &Places,
+    reporter: &Reporter,
+    details: &str,
+    several: bool,
+) -> Result<(), CliError> {
+    if reporter.json {
+        return reporter.event(
+            json!({"event": "failure", "kind": "malformed seed corpus", "message": details}),
+        );
+    }
+    Failure {
+        target,
+        elapsed: if several {
+            Duration::ZERO
+        } else {
+            reporter.elapsed()
+        },
+        headline: "malformed seed corpus",
+        details,
+        written: None,
+        lib: &places.lib_shown,
+        seed_entry: None,
+    }
+    .print()
+}
+
+/// Workers per turn: -parallel (default: the CPUs), no more than a count
+/// -fuzztime has executions for.
+fn parallel(cli: &Cli) -> usize {
+    let parallel = cli
+        .parallel
+        .map(|p| p as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    match cli.fuzztime {
+        Some(Limit::Count(n)) => parallel.min(n.max(1) as usize),
+        _ => parallel,
+    }
+    .max(1)
+}
+
+/// A directory for the workers' shared memory and stderr captures: in
+/// /dev/shm where there is one.
+fn spawn_dir() -> Result<tempfile::TempDir, CliError> {
+    let base = if Path::new("/dev/shm").is_dir() {
+        Path::new("/dev/shm")
+    } else {
+        Path::new("/tmp")
+    };
+    tempfile::Builder::new()
+        .prefix("fuzz-run-")
+        .tempdir_in(base)
+        .or_else(|_| tempfile::tempdir())
+        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))
+}
+
+/// Marks a cache entry as used now, so that `fuzz-clean -older` keeps it.
+fn touch(path: &Path) {
+    if let Ok(f) = std::fs::OpenOptions::new().write(true).open(path) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
+}
+
+/// Room in shared memory for any input a mutation can make.
+fn capacity_for(types: &[fuzz_core::ArgType], max_len: usize) -> usize {
+    types
+        .iter()
+        .map(|t| t.fixed_size().unwrap_or(4 + max_len))
+        .sum()
+}

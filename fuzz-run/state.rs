@@ -1,0 +1,596 @@
+//! What one target's coordinator knows, and the values its decisions
+//! return.
+//!
+//! [`State`] holds the corpus and its coverage, each worker slot's job, the
+//! phase, the counts and the crash sites recorded. Its decisions
+//! (`dispatch.rs`: what work to hand out and when a turn ends; `triage.rs`:
+//! what an answer or a death means) change it and return [`Action`]s:
+//! what to send to whom, whom to replace, what to write and report,
+//! whether to stop. The event loop in `fuzz.rs` carries them out; it alone
+//! touches processes, files and the terminal, so the decisions can be
+//! tested without any of them.
+
+use crate::corpus::{Corpus, Entry};
+use fuzz_cli::run::Cli;
+use fuzz_core::duration::Limit;
+use fuzz_core::search::rng::splitmix64;
+use fuzz_core::worker::client::Worker;
+use fuzz_core::worker::crash::{self, DeathKind};
+use fuzz_core::worker::protocol::{Request, Search, TargetDesc};
+use fuzz_core::worker::shm::Mutation;
+use std::collections::HashSet;
+use std::fmt;
+use std::time::Duration;
+
+/// What the decisions depend on, read once from the command line.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `-fuzztime`: `None` runs until stopped.
+    pub fuzztime: Option<Limit>,
+    /// `-fuzzminimizetime`.
+    pub minimize: Limit,
+    pub keepfuzzing: bool,
+    /// `-timeout`, per input.
+    pub timeout: Duration,
+    pub rss_limit_mb: u64,
+    pub max_len: usize,
+    /// `-seed` was given: slices are counted, not timed, so that the run
+    /// repeats exactly.
+    pub seeded: bool,
+    pub use_cmp: bool,
+    pub search: Search,
+}
+
+impl Config {
+    pub fn from_cli(cli: &Cli) -> Config {
+        Config {
+            fuzztime: cli.fuzztime,
+            minimize: cli.fuzzminimizetime,
+            keepfuzzing: cli.keepfuzzing,
+            timeout: cli.timeout,
+            rss_limit_mb: cli.rss_limit_mb,
+            max_len: cli.max_len,
+            seeded: cli.seed.is_some(),
+            use_cmp: cli.use_cmp,
+            search: Search {
+                entropic: cli.entropic,
+                cross_over: cli.cross_over,
+                len_control: cli.len_control,
+                auto_dict: cli.auto_dict,
+                utf8: cli.utf8,
+            },
+        }
+    }
+
+    /// `-fuzzminimizetime` as a count or a time budget.
+    pub fn minimize_budget(&self) -> (Option<u64>, Option<u64>) {
+        match self.minimize {
+            Limit::Time(d) => (None, Some(d.as_millis() as u64)),
+            Limit::Count(n) => (Some(n), None),
+        }
+    }
+
+    /// `-fuzzminimizetime 0` turns minimization off.
+    pub fn minimizing(&self) -> bool {
+        match self.minimize {
+            Limit::Time(d) => !d.is_zero(),
+            Limit::Count(n) => n > 0,
+        }
+    }
+
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout.as_millis() as u64
+    }
+}
+
+/// What a worker is busy with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Job {
+    Idle,
+    /// Running corpus entry `i` once, for the baseline.
+    Baseline(usize),
+    /// A fuzzing slice from corpus entry `i`.
+    Fuzz(usize),
+    /// Shrinking an input that reached `features`, keeping them.
+    MinimizeCoverage {
+        entry: String,
+        features: Vec<u32>,
+    },
+    /// Shrinking a failing input; `entry` is the smallest so far. For a
+    /// worker that died, `crash` holds how.
+    MinimizeFailure {
+        entry: String,
+        message: String,
+        crash: Option<Crash>,
+    },
+    /// Running a typed target's minimized failure once more, for its own
+    /// message.
+    ConfirmFailure {
+        entry: String,
+        message: String,
+    },
+}
+
+impl Job {
+    /// Work on a failure, which (unless -keepfuzzing) holds other work back.
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            Job::MinimizeFailure { .. } | Job::ConfirmFailure { .. }
+        )
+    }
+}
+
+/// A death being minimized: its kind and what the worker wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Crash {
+    pub kind: DeathKind,
+    pub report: String,
+}
+
+/// One worker's place in the turn: the process, and what the coordinator
+/// knows of it.
+pub struct Slot {
+    /// The worker; `None` between its death and its replacement.
+    pub worker: Option<Worker>,
+    /// Its spawn number: events carry it, and those of workers no longer in
+    /// a slot (a turn before, a replaced one) are dropped.
+    pub id: usize,
+    pub job: Job,
+    /// It said hello: only then is it sent work (a request written before
+    /// it reads would block the loop).
+    pub ready: bool,
+    /// How many coverage features and corpus entries it has been told.
+    pub synced: usize,
+    pub shared: usize,
+    /// Executions promised to its slice in flight, so that `-fuzztime Nx`
+    /// is not overshot by slices running side by side.
+    pub promised: u64,
+}
+
+impl Slot {
+    /// A slot for a worker not started yet.
+    pub fn empty() -> Slot {
+        Slot {
+            worker: None,
+            id: usize::MAX,
+            job: Job::Idle,
+            ready: false,
+            synced: 0,
+            shared: 0,
+            promised: 0,
+        }
+    }
+
+    /// The slot now holds a fresh worker numbered `id`, which knows nothing
+    /// yet.
+    pub fn restart(&mut self, id: usize, worker: Option<Worker>) {
+        self.worker = worker;
+        self.id = id;
+        self.ready = false;
+        self.synced = 0;
+        self.shared = 0;
+    }
+
+    /// Ready for work: said hello, and not being killed. (A worker that
+    /// died is not ready: its slot waits for a new one.)
+    pub fn usable(&self) -> bool {
+        self.ready && !matches!(&self.worker, Some(w) if w.killed.is_some())
+    }
+}
+
+/// Where a target is in its run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    /// It has not had a turn yet.
+    NotBegun,
+    /// Every entry runs once: those not handed out yet (last first), how
+    /// many answered, how many in all.
+    Baseline {
+        queue: Vec<usize>,
+        done: usize,
+        total: usize,
+    },
+    /// Workers mutate.
+    Fuzzing,
+    /// Done: its end reported.
+    Finished,
+}
+
+/// The counts a run reports.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counts {
+    pub execs: u64,
+    /// Executions spent minimizing new inputs.
+    pub minimize_execs: u64,
+    /// Inputs added to the corpus in this run.
+    pub new_interesting: usize,
+    /// Entries loaded at start (seeds and cache).
+    pub loaded: usize,
+    /// Findings recorded.
+    pub failures: usize,
+}
+
+/// What a finding is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FindingKind {
+    /// A typed target returned failure (or a seed corpus file is bad).
+    Failure,
+    /// The worker died running the input.
+    Death(DeathKind),
+    /// The worker died in the target's own custom mutator, call `mutation`;
+    /// `other` is a cross-over's other entry.
+    Mutator {
+        death: DeathKind,
+        mutation: Mutation,
+        other: Option<Vec<u8>>,
+    },
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FindingKind::Failure => f.write_str("failure"),
+            FindingKind::Death(k) => write!(f, "{k}"),
+            FindingKind::Mutator { death, .. } => write!(f, "custom mutator: {death}"),
+        }
+    }
+}
+
+/// A failure to write and report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// The failing input, as v1 text.
+    pub entry: String,
+    pub kind: FindingKind,
+    /// Its headline and message (a typed target's failure message; what
+    /// a death means). A mutator's headline is made when it is written,
+    /// since it names where the cross-over's other entry went.
+    pub message: String,
+    /// What the worker wrote: crash header, backtrace, sanitizer report.
+    pub report: String,
+    /// The seed file that failed, for a seed found failing in the baseline
+    /// (Go reports those without writing anything).
+    pub seed_entry: Option<String>,
+    pub site: String,
+}
+
+/// What the event loop is to do.
+#[derive(Debug)]
+pub enum Action {
+    /// Send `request` to the worker of this slot.
+    Send(usize, Request),
+    /// Start a new worker in this slot in place of the one there; if it
+    /// cannot start, record `fallback` before the run gives up.
+    Replace {
+        slot: usize,
+        fallback: Option<Finding>,
+    },
+    /// An input that reached new coverage: into the cache, and reported.
+    Keep { entry: String, new_features: usize },
+    /// A finding: write it (unless it is a seed) and report it.
+    Record(Finding),
+    /// A line for people.
+    Say(String),
+    /// The target is done: a finding stops it.
+    Finish,
+}
+
+/// One target's coordinator state.
+pub struct State {
+    pub cfg: Config,
+    pub target: TargetDesc,
+    /// The library's file name, as crash reports name it (crash sites).
+    pub lib_file: String,
+    pub corpus: Corpus,
+    pub slots: Vec<Slot>,
+    pub phase: Phase,
+    pub counts: Counts,
+    /// Crash sites recorded (`-keepfuzzing` keeps one crasher per site).
+    sites: HashSet<String>,
+    /// The SplitMix64 state that seeds each request: from `-seed` when
+    /// given, so that a run repeats.
+    rng: u64,
+}
+
+impl State {
+    pub fn new(cfg: Config, target: TargetDesc, lib_file: String, rng: u64) -> State {
+        State {
+            cfg,
+            target,
+            lib_file,
+            corpus: Corpus::default(),
+            slots: Vec::new(),
+            phase: Phase::NotBegun,
+            counts: Counts::default(),
+            sites: HashSet::new(),
+            rng,
+        }
+    }
+
+    /// Adds loaded entries to the corpus; they make the baseline.
+    pub fn load(&mut self, entries: impl IntoIterator<Item = Entry>) {
+        for e in entries {
+            self.corpus.add(e);
+        }
+        self.counts.loaded = self.corpus.len();
+    }
+
+    /// The slot of the worker numbered `id`; `None` for one no longer in a
+    /// slot.
+    pub fn slot_of(&self, id: usize) -> Option<usize> {
+        self.slots.iter().position(|s| s.id == id)
+    }
+
+    pub fn is_fuzzing(&self) -> bool {
+        self.phase == Phase::Fuzzing
+    }
+
+    /// Some worker has work.
+    pub fn busy(&self) -> bool {
+        self.slots.iter().any(|s| s.job != Job::Idle)
+    }
+
+    /// A failure is being worked on, which (unless -keepfuzzing) holds
+    /// every other finding and new slice back, as in Go.
+    pub fn minimizing_failure(&self) -> bool {
+        !self.cfg.keepfuzzing && self.slots.iter().any(|s| s.job.is_failure())
+    }
+
+    /// Executions `-fuzztime Nx` leaves to hand out; `None` when time or
+    /// nothing bounds the run.
+    pub fn execs_left(&self) -> Option<u64> {
+        match self.cfg.fuzztime {
+            Some(Limit::Count(n)) => {
+                let promised: u64 = self.slots.iter().map(|s| s.promised).sum();
+                Some(n.saturating_sub(self.counts.execs).saturating_sub(promised))
+            }
+            _ => None,
+        }
+    }
+
+    /// A fresh seed for a request.
+    pub fn next_seed(&mut self) -> u64 {
+        splitmix64(&mut self.rng)
+    }
+
+    /// Puts `request` to slot `w`, whose job becomes `job`.
+    pub fn send(&mut self, w: usize, job: Job, request: Request) -> Action {
+        self.slots[w].job = job;
+        Action::Send(w, request)
+    }
+
+    /// The crash site of a failure: a typed target's failure by where it
+    /// failed (a Rust panic's location), a death by its kind and frames.
+    pub fn site_of(&self, kind: &FindingKind, message: &str, report: &str) -> String {
+        if report.is_empty() {
+            crash::failure_site(message)
+        } else {
+            crash::site(kind, report, &self.lib_file)
+        }
+    }
+
+    /// Under -keepfuzzing, a failure at a site already recorded is dropped
+    /// before anything is spent on it.
+    pub fn seen_site(&self, site: &str) -> bool {
+        self.cfg.keepfuzzing && self.sites.contains(site)
+    }
+
+    /// A finding: recorded unless -keepfuzzing has one at its site
+    /// already; it stops the target unless -keepfuzzing (a failing seed
+    /// stops it anyway).
+    pub fn record(&mut self, finding: Finding) -> Vec<Action> {
+        if self.cfg.keepfuzzing && !self.sites.insert(finding.site.clone()) {
+            return Vec::new();
+        }
+        self.counts.failures += 1;
+        let stops = !self.cfg.keepfuzzing || finding.seed_entry.is_some();
+        let mut actions = vec![Action::Record(finding)];
+        if stops {
+            actions.push(Action::Finish);
+        }
+        actions
+    }
+
+    /// A finding made of its parts, its site computed.
+    pub fn finding(
+        &self,
+        entry: String,
+        kind: FindingKind,
+        message: String,
+        report: String,
+        seed_entry: Option<String>,
+    ) -> Finding {
+        let site = self.site_of(&kind, &message, &report);
+        Finding {
+            entry,
+            kind,
+            message,
+            report,
+            seed_entry,
+            site,
+        }
+    }
+
+    /// The target stops: every worker's job ends, and a failure being
+    /// minimized is returned as it stands, to be recorded.
+    pub fn stop_jobs(&mut self) -> Vec<Finding> {
+        let mut pending = Vec::new();
+        for s in &mut self.slots {
+            match std::mem::replace(&mut s.job, Job::Idle) {
+                Job::MinimizeFailure {
+                    entry,
+                    message,
+                    crash,
+                } => pending.push((entry, message, crash)),
+                Job::ConfirmFailure { entry, message } => pending.push((entry, message, None)),
+                _ => {}
+            }
+        }
+        pending
+            .into_iter()
+            .map(|(entry, message, crash)| match crash {
+                Some(c) => self.finding(entry, FindingKind::Death(c.kind), message, c.report, None),
+                None => self.finding(entry, FindingKind::Failure, message, String::new(), None),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+    use crate::corpus::Origin;
+    use fuzz_core::worker::protocol::TargetKind;
+    use fuzz_core::ArgType;
+
+    /// A state for a typed target of one `[]byte`, with `slots` ready
+    /// workers (no processes) and these entries loaded.
+    pub fn state(cfg: Config, slots: usize, entries: &[&str]) -> State {
+        let target = TargetDesc {
+            name: "FuzzT".into(),
+            kind: TargetKind::Typed,
+            args: vec![ArgType::Bytes],
+        };
+        let mut s = State::new(cfg, target, "libt.so".into(), 7);
+        s.load(entries.iter().enumerate().map(|(i, t)| Entry {
+            name: format!("seed{i}"),
+            text: t.to_string(),
+            origin: Origin::Seed,
+        }));
+        for id in 0..slots {
+            let mut slot = Slot::empty();
+            slot.restart(id, None);
+            slot.ready = true;
+            s.slots.push(slot);
+        }
+        s
+    }
+
+    pub fn config() -> Config {
+        Config {
+            fuzztime: None,
+            minimize: Limit::Time(Duration::from_secs(60)),
+            keepfuzzing: false,
+            timeout: Duration::from_secs(10),
+            rss_limit_mb: 2048,
+            max_len: 4096,
+            seeded: false,
+            use_cmp: true,
+            search: Search {
+                entropic: true,
+                cross_over: true,
+                len_control: 100,
+                auto_dict: true,
+                utf8: false,
+            },
+        }
+    }
+
+    #[test]
+    fn keepfuzzing_records_one_finding_per_site_and_goes_on() {
+        let mut s = state(
+            Config {
+                keepfuzzing: true,
+                ..config()
+            },
+            1,
+            &[],
+        );
+        let f = s.finding(
+            "e".into(),
+            FindingKind::Failure,
+            "boom".into(),
+            String::new(),
+            None,
+        );
+        assert_eq!(f.site, "failure");
+        let a = s.record(f.clone());
+        assert!(matches!(a.as_slice(), [Action::Record(_)]), "{a:?}");
+        assert!(s.seen_site("failure"));
+        assert!(s.record(f).is_empty(), "a second finding at the site");
+        assert_eq!(s.counts.failures, 1);
+    }
+
+    #[test]
+    fn a_finding_stops_the_target_unless_keepfuzzing_but_a_failing_seed_always() {
+        let mut s = state(config(), 1, &[]);
+        let f = s.finding(
+            "e".into(),
+            FindingKind::Failure,
+            "boom".into(),
+            String::new(),
+            None,
+        );
+        assert!(matches!(
+            s.record(f).as_slice(),
+            [Action::Record(_), Action::Finish]
+        ));
+        let mut s = state(
+            Config {
+                keepfuzzing: true,
+                ..config()
+            },
+            1,
+            &[],
+        );
+        let seed = s.finding(
+            "e".into(),
+            FindingKind::Failure,
+            "boom".into(),
+            String::new(),
+            Some("seed0".into()),
+        );
+        assert!(matches!(
+            s.record(seed).as_slice(),
+            [Action::Record(_), Action::Finish]
+        ));
+    }
+
+    #[test]
+    fn stopping_returns_the_failures_being_minimized() {
+        let mut s = state(config(), 3, &["a"]);
+        s.slots[0].job = Job::Fuzz(0);
+        s.slots[1].job = Job::MinimizeFailure {
+            entry: "small".into(),
+            message: "fuzzing process crashed: SIGSEGV".into(),
+            crash: Some(Crash {
+                kind: DeathKind::Signal {
+                    signal: 11,
+                    panic: false,
+                },
+                report: "==fuzz-worker== deadly signal SIGSEGV\n #0 0x1 in f (libt.so+0x10)\n"
+                    .into(),
+            }),
+        };
+        s.slots[2].job = Job::ConfirmFailure {
+            entry: "x".into(),
+            message: "bad".into(),
+        };
+        let pending = s.stop_jobs();
+        assert!(!s.busy());
+        assert_eq!(pending.len(), 2);
+        assert_eq!(pending[0].entry, "small");
+        assert_eq!(pending[0].site, "SIGSEGV at libt.so+0x10");
+        assert_eq!(pending[1].kind, FindingKind::Failure);
+    }
+
+    #[test]
+    fn execs_left_counts_what_slices_in_flight_were_promised() {
+        let mut s = state(
+            Config {
+                fuzztime: Some(Limit::Count(1000)),
+                ..config()
+            },
+            2,
+            &[],
+        );
+        s.counts.execs = 300;
+        s.slots[0].promised = 500;
+        assert_eq!(s.execs_left(), Some(200));
+        s.slots[1].promised = 500;
+        assert_eq!(s.execs_left(), Some(0));
+        let s = state(config(), 1, &[]);
+        assert_eq!(s.execs_left(), None);
+    }
+}

@@ -1,0 +1,737 @@
+//! What a worker's answer or death means: the triage half of the
+//! coordinator's decisions (the other half, handing out work, is
+//! `dispatch.rs`).
+//!
+//! An answer carries coverage to merge, an input to keep or minimize, or a
+//! typed target's failure. A death (the worker's pipe closed) is a crash,
+//! a hang, a memory blow-up or an exit: its input is recovered from shared
+//! memory, then minimized (a crash, in forked children keeping its crash
+//! site) or recorded as it stands (a hang or a blow-up, whose candidates
+//! would each cost the limit), and the worker is replaced. What this keeps
+//! true, as Go does: while one failure is being minimized, others are
+//! dropped (unless -keepfuzzing, which instead drops a failure at a crash
+//! site already recorded); a worker that never said hello is misuse (the
+//! library does not load), not a finding.
+
+use crate::corpus::Origin;
+use crate::dispatch::WARM_UP;
+use crate::state::{Action, Crash, FindingKind, Job, Phase, State};
+use fuzz_core::format::value;
+use fuzz_core::worker::client::Death;
+use fuzz_core::worker::crash::{self, DeathKind};
+use fuzz_core::worker::protocol::{Exec, Found, Keep, Request, Response, TargetKind};
+use fuzz_core::Value;
+
+impl State {
+    /// Worker `w` answered (its handshake's version checked already). An
+    /// error is misuse that ends the run: a request it could not serve.
+    pub fn on_answer(&mut self, w: usize, response: Response) -> Result<Vec<Action>, String> {
+        let job = std::mem::replace(&mut self.slots[w].job, Job::Idle);
+        match response {
+            Response::Hello { .. } => {
+                // A worker started for a minimization has its job already.
+                self.slots[w].job = job;
+                self.slots[w].ready = true;
+                Ok(Vec::new())
+            }
+            Response::Error { message, .. } => Err(format!("worker {w}: {message}")),
+            Response::Ran { id: WARM_UP, .. } => {
+                // A warm-up before a minimization: the job goes on.
+                self.counts.execs += 1;
+                self.slots[w].job = job;
+                Ok(Vec::new())
+            }
+            Response::Ran {
+                outcome, features, ..
+            } => {
+                self.counts.execs += 1;
+                Ok(self.ran(job, outcome, &features))
+            }
+            Response::Fuzzed { execs, found, .. } => {
+                self.slots[w].promised = 0;
+                self.counts.execs += execs;
+                Ok(self.found(w, found))
+            }
+            Response::Progress { entry, .. } => {
+                // The smallest failing input so far replaces the one held.
+                self.slots[w].job = match job {
+                    Job::MinimizeFailure { message, crash, .. } => Job::MinimizeFailure {
+                        entry,
+                        message,
+                        crash,
+                    },
+                    other => other,
+                };
+                Ok(Vec::new())
+            }
+            Response::Checked { .. } => Ok(Vec::new()),
+            Response::Minimized { entry, execs, .. } => {
+                self.slots[w].promised = 0;
+                self.counts.execs += execs;
+                Ok(self.minimized(w, job, entry, execs))
+            }
+        }
+    }
+
+    /// A single run answered: a baseline entry, or a failure confirmed.
+    fn ran(&mut self, job: Job, outcome: Exec, features: &[u32]) -> Vec<Action> {
+        match job {
+            Job::Baseline(i) => {
+                if let Phase::Baseline { done, .. } = &mut self.phase {
+                    *done += 1;
+                }
+                self.corpus.learn(features);
+                let Exec::Failed { message } = outcome else {
+                    return Vec::new();
+                };
+                let e = self.corpus.get(i);
+                let entry = e.text.clone();
+                let seed = (e.origin == Origin::Seed).then(|| e.name.clone());
+                let f = self.finding(entry, FindingKind::Failure, message, String::new(), seed);
+                self.record(f)
+            }
+            Job::ConfirmFailure { entry, message } => {
+                let message = match outcome {
+                    Exec::Failed { message: now } => now,
+                    _ => message,
+                };
+                let f = self.finding(entry, FindingKind::Failure, message, String::new(), None);
+                self.record(f)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A fuzzing slice ended, with what it found.
+    fn found(&mut self, w: usize, found: Option<Found>) -> Vec<Action> {
+        match found {
+            None => Vec::new(),
+            Some(Found::NewCoverage { entry, features }) => {
+                let new = self.corpus.unseen(&features);
+                if new.is_empty() {
+                    return Vec::new();
+                }
+                match self.minimize_coverage(w, &entry, &new) {
+                    Some(a) => vec![a],
+                    None => self.accept(entry, &new),
+                }
+            }
+            Some(Found::Failure { .. }) if self.minimizing_failure() => Vec::new(),
+            Some(Found::Failure { entry, message }) => {
+                let site = crash::failure_site(&message);
+                if self.seen_site(&site) {
+                    Vec::new()
+                } else if self.minimizes_inputs() {
+                    self.minimize_failure(w, entry, message, None, site)
+                } else {
+                    let f = self.finding(entry, FindingKind::Failure, message, String::new(), None);
+                    self.record(f)
+                }
+            }
+        }
+    }
+
+    /// A minimization ended with the smallest input that kept its property.
+    fn minimized(&mut self, w: usize, job: Job, entry: String, execs: u64) -> Vec<Action> {
+        match job {
+            Job::MinimizeCoverage { features, .. } => {
+                self.counts.minimize_execs += execs;
+                self.accept(entry, &features)
+            }
+            Job::MinimizeFailure {
+                message,
+                crash: Some(Crash { kind, report }),
+                ..
+            } => {
+                let f = self.finding(entry, FindingKind::Death(kind), message, report, None);
+                self.record(f)
+            }
+            Job::MinimizeFailure { message, .. } => {
+                // Run the smallest input once more for its own message.
+                let job = Job::ConfirmFailure {
+                    entry: entry.clone(),
+                    message,
+                };
+                vec![self.send(w, job, Request::Run { id: 0, entry })]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// An input with new coverage: into the corpus, and kept (the cache)
+    /// when it still adds something.
+    pub fn accept(&mut self, entry: String, features: &[u32]) -> Vec<Action> {
+        if !self.corpus.learn(features) {
+            return Vec::new();
+        }
+        let added = self.corpus.add(crate::corpus::Entry {
+            name: fuzz_core::store::digest::entry_name(entry.as_bytes()),
+            text: entry.clone(),
+            origin: Origin::New,
+        });
+        if !added {
+            return Vec::new();
+        }
+        self.counts.new_interesting += 1;
+        vec![Action::Keep {
+            entry,
+            new_features: features.len(),
+        }]
+    }
+
+    /// Worker `w` is to shrink a failing input, keeping its failure site
+    /// (so the shrink never drifts to another bug).
+    fn minimize_failure(
+        &mut self,
+        w: usize,
+        entry: String,
+        message: String,
+        crash: Option<Crash>,
+        site: String,
+    ) -> Vec<Action> {
+        let say = Action::Say(format!(
+            "fuzz: minimizing {}-byte failing input file",
+            entry.len()
+        ));
+        let (max_execs, millis) = self.cfg.minimize_budget();
+        let request = Request::Minimize {
+            id: 0,
+            entry: entry.clone(),
+            keep: Keep::Failure { site: Some(site) },
+            max_execs,
+            millis,
+            timeout_ms: self.cfg.timeout_ms(),
+            rss_limit_mb: self.cfg.rss_limit_mb,
+        };
+        let job = Job::MinimizeFailure {
+            entry,
+            message,
+            crash,
+        };
+        vec![say, self.send(w, job, request)]
+    }
+
+    /// Worker `w`'s pipe closed and the worker was reaped: `death` says
+    /// how it ended. `Err` is why it could not start (it never said
+    /// hello): misuse, the run ends.
+    pub fn on_death(&mut self, w: usize, death: Death) -> Result<Vec<Action>, String> {
+        let job = std::mem::replace(&mut self.slots[w].job, Job::Idle);
+        self.slots[w].promised = 0;
+        let said_hello = std::mem::replace(&mut self.slots[w].ready, false);
+        if death.kind == DeathKind::Stopped {
+            return Ok(Vec::new());
+        }
+        if !said_hello {
+            // The library does not load, or its initialisation fails.
+            let kind = death.kind.to_string();
+            let why = death
+                .report
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or(&kind)
+                .trim_start_matches("fuzz-worker: ")
+                .to_string();
+            return Err(why);
+        }
+        self.counts.execs += 1;
+        let entry = self.input_of(&job, &death);
+        if let Job::MinimizeFailure {
+            message,
+            crash: Some(Crash { kind, report }),
+            ..
+        } = job
+        {
+            // The worker minimizing a crash died: the crash is recorded with
+            // its smallest input so far.
+            let f = self.finding(entry, FindingKind::Death(kind), message, report, None);
+            return Ok(then_replace(w, self.record(f)));
+        }
+        if let Some(mutation) = death.mutation {
+            // It died in the target's own custom mutator: the input it was
+            // mutating is recorded, but it is not a crasher of the target,
+            // so it is not minimized. As for any finding, one made while a
+            // failure is being minimized is dropped (unless -keepfuzzing).
+            if self.minimizing_failure() {
+                return Ok(vec![replace(w)]);
+            }
+            let kind = FindingKind::Mutator {
+                death: death.kind,
+                mutation,
+                other: death.other,
+            };
+            let f = self.finding(entry, kind, String::new(), death.report, None);
+            return Ok(then_replace(w, self.record(f)));
+        }
+        let seed = match job {
+            Job::Baseline(i) => {
+                if let Phase::Baseline { done, .. } = &mut self.phase {
+                    *done += 1;
+                }
+                let e = self.corpus.get(i);
+                (e.origin == Origin::Seed).then(|| e.name.clone())
+            }
+            _ => None,
+        };
+        let headline = self.death_headline(&death.kind);
+        let kind = FindingKind::Death(death.kind.clone());
+        let f = self.finding(entry, kind, headline, death.report, seed);
+        // Under -keepfuzzing, a crash at a site already recorded costs
+        // nothing more than a new worker; while one failure is being
+        // minimized, others are dropped, as Go does (unless -keepfuzzing).
+        if (f.seed_entry.is_none() && self.seen_site(&f.site)) || self.minimizing_failure() {
+            return Ok(vec![replace(w)]);
+        }
+        // A crash (not a hang or a blow-up) is minimized by a fresh worker,
+        // each candidate in a forked child, keeping the crash site.
+        let shrinkable = f.seed_entry.is_none()
+            && self.cfg.minimizing()
+            && !death.kind.costs_a_limit()
+            && !matches!(job, Job::MinimizeFailure { .. });
+        if !shrinkable {
+            return Ok(then_replace(w, self.record(f)));
+        }
+        // No worker to minimize with (EAGAIN, EMFILE): the crash is
+        // recorded as it stands before the run gives up.
+        let mut actions = vec![Action::Replace {
+            slot: w,
+            fallback: Some(f.clone()),
+        }];
+        // Warm the new worker with an entry that passed, so that the
+        // candidates it forks inherit the target's lazy initialisation
+        // instead of each repeating it under -timeout.
+        if !self.corpus.is_empty() {
+            let warm = self.corpus.get(0).text.clone();
+            actions.push(Action::Send(
+                w,
+                Request::Run {
+                    id: WARM_UP,
+                    entry: warm,
+                },
+            ));
+        }
+        let crash = Crash {
+            kind: death.kind,
+            report: f.report,
+        };
+        actions.extend(self.minimize_failure(w, f.entry, f.message, Some(crash), f.site));
+        Ok(actions)
+    }
+
+    /// The input a dead worker was running, as an entry: from shared
+    /// memory; for a minimization, the smallest failing input it kept
+    /// (shared memory holds the last candidate it tried).
+    fn input_of(&self, job: &Job, death: &Death) -> String {
+        if let Job::MinimizeFailure { entry, .. } = job {
+            return entry.clone();
+        }
+        let recovered = match self.target.kind {
+            TargetKind::LibFuzzer => Some(vec![Value::Bytes(death.input.clone())]),
+            TargetKind::Typed => value::unpack_all(&death.input, &self.target.args),
+        };
+        match (recovered, job) {
+            (Some(v), _) => crate::corpus::text_of(&v),
+            (None, Job::Baseline(i) | Job::Fuzz(i)) => self.corpus.get(*i).text.clone(),
+            (None, Job::MinimizeCoverage { entry, .. } | Job::ConfirmFailure { entry, .. }) => {
+                entry.clone()
+            }
+            (None, _) => String::new(),
+        }
+    }
+
+    /// What a death means, in Go's words where Go has them.
+    fn death_headline(&self, kind: &DeathKind) -> String {
+        match kind {
+            DeathKind::Timeout => format!(
+                "fuzzing process hung: an input ran longer than {:?} (-timeout)",
+                self.cfg.timeout
+            ),
+            k @ DeathKind::OutOfMemory { .. } => format!(
+                "fuzzing process ran {k}, over -rss_limit_mb {}",
+                self.cfg.rss_limit_mb
+            ),
+            k @ DeathKind::Exit { .. } => {
+                format!("fuzzing process exited unexpectedly: {k} (the target called exit)")
+            }
+            k => format!("fuzzing process crashed: {k}"),
+        }
+    }
+}
+
+/// A new worker in slot `w`.
+fn replace(w: usize) -> Action {
+    Action::Replace {
+        slot: w,
+        fallback: None,
+    }
+}
+
+/// `actions`, then a new worker in slot `w` unless they finish the target.
+fn then_replace(w: usize, mut actions: Vec<Action>) -> Vec<Action> {
+    if !actions.iter().any(|a| matches!(a, Action::Finish)) {
+        actions.push(replace(w));
+    }
+    actions
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::state::tests::{config, state};
+    use crate::state::{Action, Config, Crash, FindingKind, Job, Phase};
+    use fuzz_core::worker::client::Death;
+    use fuzz_core::worker::crash::DeathKind;
+    use fuzz_core::worker::protocol::{Exec, Found, Keep, Request, Response};
+
+    fn death(kind: DeathKind, input: &[u8], report: &str) -> Death {
+        Death {
+            kind,
+            report: report.into(),
+            input: input.to_vec(),
+            mutation: None,
+            other: None,
+        }
+    }
+
+    fn segv() -> DeathKind {
+        DeathKind::Signal {
+            signal: 11,
+            panic: false,
+        }
+    }
+
+    const REPORT: &str = "==fuzz-worker== deadly signal SIGSEGV\n    #0 0x1 in f (libt.so+0x10)\n";
+
+    /// The packed input of a typed target of one []byte.
+    fn packed(bytes: &[u8]) -> Vec<u8> {
+        let mut v = (bytes.len() as u32).to_le_bytes().to_vec();
+        v.extend_from_slice(bytes);
+        v
+    }
+
+    fn kinds(actions: &[Action]) -> Vec<&'static str> {
+        actions
+            .iter()
+            .map(|a| match a {
+                Action::Send(_, Request::Run { .. }) => "run",
+                Action::Send(_, Request::Minimize { .. }) => "minimize",
+                Action::Send(_, Request::Fuzz { .. }) => "fuzz",
+                Action::Send(..) => "send",
+                Action::Replace { fallback: None, .. } => "replace",
+                Action::Replace { .. } => "replace+fallback",
+                Action::Keep { .. } => "keep",
+                Action::Record(_) => "record",
+                Action::Say(_) => "say",
+                Action::Finish => "finish",
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_crash_is_minimized_by_a_fresh_warmed_worker_keeping_its_site() {
+        let mut s = state(config(), 2, &["go test fuzz v1\n[]byte(\"ok\")\n"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[1].job = Job::Fuzz(0);
+        let a = s
+            .on_death(1, death(segv(), &packed(b"boom"), REPORT))
+            .unwrap();
+        assert_eq!(kinds(&a), ["replace+fallback", "run", "say", "minimize"]);
+        match &a[3] {
+            Action::Send(1, Request::Minimize { entry, keep, .. }) => {
+                assert_eq!(entry, "go test fuzz v1\n[]byte(\"boom\")\n");
+                assert_eq!(
+                    keep,
+                    &Keep::Failure {
+                        site: Some("SIGSEGV at libt.so+0x10".into())
+                    }
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            s.slots[1].job,
+            Job::MinimizeFailure { crash: Some(_), .. }
+        ));
+        assert_eq!(s.counts.execs, 1, "the fatal execution counts");
+        // Another worker's crash meanwhile is dropped, as Go does.
+        s.slots[0].job = Job::Fuzz(0);
+        let a = s.on_death(0, death(segv(), &packed(b"x"), REPORT)).unwrap();
+        assert_eq!(kinds(&a), ["replace"]);
+        // The minimizer answers: recorded with its kind and report; the
+        // run stops.
+        let a = s
+            .on_answer(
+                1,
+                Response::Minimized {
+                    id: 0,
+                    entry: "small".into(),
+                    execs: 40,
+                },
+            )
+            .unwrap();
+        assert_eq!(kinds(&a), ["record", "finish"]);
+        let Action::Record(f) = &a[0] else { panic!() };
+        assert_eq!(f.entry, "small");
+        assert_eq!(f.kind, FindingKind::Death(segv()));
+        assert_eq!(f.message, "fuzzing process crashed: SIGSEGV");
+        assert_eq!(s.counts.failures, 1);
+    }
+
+    #[test]
+    fn hangs_and_blow_ups_are_recorded_as_they_stand() {
+        for kind in [DeathKind::Timeout, DeathKind::OutOfMemory { rss_mb: 3000 }] {
+            let mut s = state(config(), 1, &["a"]);
+            s.phase = Phase::Fuzzing;
+            s.slots[0].job = Job::Fuzz(0);
+            let a = s
+                .on_death(0, death(kind.clone(), &packed(b"h"), ""))
+                .unwrap();
+            assert_eq!(kinds(&a), ["record", "finish"], "{kind}");
+            let Action::Record(f) = &a[0] else { panic!() };
+            assert!(f.message.contains("-timeout") || f.message.contains("-rss_limit_mb"));
+        }
+    }
+
+    #[test]
+    fn keepfuzzing_replaces_the_worker_and_drops_a_known_site() {
+        let cfg = Config {
+            keepfuzzing: true,
+            ..config()
+        };
+        let mut s = state(cfg, 1, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::Fuzz(0);
+        let a = s
+            .on_death(0, death(DeathKind::Timeout, &packed(b"h"), REPORT))
+            .unwrap();
+        assert_eq!(kinds(&a), ["record", "replace"]);
+        assert!(
+            !s.slots[0].usable(),
+            "a dead worker's slot waits for the new one"
+        );
+        s.slots[0].ready = true; // its hello
+        s.slots[0].job = Job::Fuzz(0);
+        let a = s
+            .on_death(0, death(DeathKind::Timeout, &packed(b"i"), REPORT))
+            .unwrap();
+        assert_eq!(
+            kinds(&a),
+            ["replace"],
+            "same site: nothing more than a new worker"
+        );
+        assert_eq!(s.counts.failures, 1);
+    }
+
+    #[test]
+    fn a_failing_seed_is_reported_without_minimizing_and_stops() {
+        let cfg = Config {
+            keepfuzzing: true,
+            ..config()
+        };
+        let mut s = state(cfg, 1, &["a"]);
+        s.begin();
+        s.slots[0].job = Job::Baseline(0);
+        let a = s
+            .on_answer(
+                0,
+                Response::Ran {
+                    id: 0,
+                    outcome: Exec::Failed {
+                        message: "bad".into(),
+                    },
+                    features: vec![1, 2],
+                },
+            )
+            .unwrap();
+        assert_eq!(kinds(&a), ["record", "finish"]);
+        let Action::Record(f) = &a[0] else { panic!() };
+        assert_eq!(f.seed_entry.as_deref(), Some("seed0"));
+        assert_eq!(s.corpus.coverage(), 2, "its coverage counts");
+        assert_eq!(s.advance(), Some(1));
+    }
+
+    #[test]
+    fn a_worker_that_never_said_hello_is_misuse() {
+        let mut s = state(config(), 1, &[]);
+        s.slots[0].ready = false;
+        let why = s
+            .on_death(
+                0,
+                death(
+                    DeathKind::Exit { status: 2 },
+                    b"",
+                    "fuzz-worker: lib.so: undefined symbol: foo\n",
+                ),
+            )
+            .unwrap_err();
+        assert_eq!(why, "lib.so: undefined symbol: foo");
+        let stopped = death(DeathKind::Stopped, b"", "");
+        assert!(s.on_death(0, stopped).unwrap().is_empty());
+    }
+
+    #[test]
+    fn new_coverage_is_minimized_then_kept_once() {
+        let mut s = state(config(), 1, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.corpus.learn(&[1]);
+        s.slots[0].job = Job::Fuzz(0);
+        let found = Found::NewCoverage {
+            entry: "big".into(),
+            features: vec![1, 2, 3],
+        };
+        let a = s
+            .on_answer(
+                0,
+                Response::Fuzzed {
+                    id: 0,
+                    execs: 100,
+                    found: Some(found),
+                },
+            )
+            .unwrap();
+        assert_eq!(kinds(&a), ["minimize"]);
+        assert_eq!(
+            s.slots[0].job,
+            Job::MinimizeCoverage {
+                entry: "big".into(),
+                features: vec![2, 3]
+            }
+        );
+        let done = Response::Minimized {
+            id: 0,
+            entry: "b".into(),
+            execs: 10,
+        };
+        let a = s.on_answer(0, done.clone()).unwrap();
+        assert!(matches!(
+            a.as_slice(),
+            [Action::Keep {
+                new_features: 2,
+                ..
+            }]
+        ));
+        assert_eq!((s.counts.execs, s.counts.minimize_execs), (110, 10));
+        assert_eq!(s.counts.new_interesting, 1);
+        s.slots[0].job = Job::MinimizeCoverage {
+            entry: "b".into(),
+            features: vec![2, 3],
+        };
+        assert!(
+            s.on_answer(0, done).unwrap().is_empty(),
+            "nothing new any more"
+        );
+    }
+
+    #[test]
+    fn a_typed_failure_is_minimized_then_confirmed_for_its_message() {
+        let mut s = state(config(), 1, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::Fuzz(0);
+        let failure = Found::Failure {
+            entry: "big".into(),
+            message: "bad input\nthread '<unnamed>' panicked at src/lib.rs:3:5:".into(),
+        };
+        let a = s
+            .on_answer(
+                0,
+                Response::Fuzzed {
+                    id: 0,
+                    execs: 5,
+                    found: Some(failure),
+                },
+            )
+            .unwrap();
+        assert_eq!(kinds(&a), ["say", "minimize"]);
+        match &a[1] {
+            Action::Send(_, Request::Minimize { keep, .. }) => assert_eq!(
+                keep,
+                &Keep::Failure {
+                    site: Some("panic at src/lib.rs:3:5".into())
+                }
+            ),
+            other => panic!("{other:?}"),
+        }
+        let progress = Response::Progress {
+            id: 0,
+            entry: "smaller".into(),
+            execs: 3,
+            size: 7,
+        };
+        s.on_answer(0, progress).unwrap();
+        assert!(
+            matches!(&s.slots[0].job, Job::MinimizeFailure { entry, .. } if entry == "smaller")
+        );
+        let a = s
+            .on_answer(
+                0,
+                Response::Minimized {
+                    id: 0,
+                    entry: "small".into(),
+                    execs: 9,
+                },
+            )
+            .unwrap();
+        assert_eq!(kinds(&a), ["run"]);
+        let a = s
+            .on_answer(
+                0,
+                Response::Ran {
+                    id: 0,
+                    outcome: Exec::Failed {
+                        message: "its own message".into(),
+                    },
+                    features: vec![],
+                },
+            )
+            .unwrap();
+        let Action::Record(f) = &a[0] else {
+            panic!("{a:?}")
+        };
+        assert_eq!(
+            (f.entry.as_str(), f.message.as_str()),
+            ("small", "its own message")
+        );
+    }
+
+    #[test]
+    fn a_dying_minimizer_records_its_smallest_input() {
+        let mut s = state(config(), 1, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::MinimizeFailure {
+            entry: "smallest".into(),
+            message: "fuzzing process crashed: SIGSEGV".into(),
+            crash: Some(Crash {
+                kind: segv(),
+                report: REPORT.into(),
+            }),
+        };
+        let a = s
+            .on_death(0, death(segv(), &packed(b"last candidate"), REPORT))
+            .unwrap();
+        assert_eq!(kinds(&a), ["record", "finish"]);
+        let Action::Record(f) = &a[0] else { panic!() };
+        assert_eq!(f.entry, "smallest");
+    }
+
+    #[test]
+    fn hello_makes_a_worker_ready_and_keeps_a_job_given_before() {
+        let mut s = state(config(), 1, &[]);
+        s.slots[0].ready = false;
+        s.slots[0].job = Job::ConfirmFailure {
+            entry: "e".into(),
+            message: "m".into(),
+        };
+        let hello = Response::Hello {
+            version: fuzz_core::worker::protocol::VERSION,
+            target: s.target.clone(),
+            counters: 0,
+        };
+        assert!(s.on_answer(0, hello).unwrap().is_empty());
+        assert!(s.slots[0].ready);
+        assert!(s.slots[0].job.is_failure());
+        let error = Response::Error {
+            id: 0,
+            message: "bad entry".into(),
+        };
+        assert_eq!(s.on_answer(0, error).unwrap_err(), "worker 0: bad entry");
+    }
+}
