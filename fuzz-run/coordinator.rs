@@ -367,6 +367,7 @@ impl Coordinator {
                 } => self
                     .places
                     .keep(&self.state, &self.reporter, &entry, new_features)?,
+                Action::Save(entry) => self.places.save(&entry),
                 Action::Record(f) => {
                     let elapsed = self.target_elapsed();
                     self.places
@@ -515,6 +516,7 @@ fn report_malformed(
         headline: "malformed seed corpus",
         details,
         written: None,
+        unwritten: None,
         lib: &places.lib_shown,
         seed_entry: None,
     }

@@ -251,7 +251,7 @@ impl State {
             (timeout * 10).max(Duration::from_secs(60))
         } else if matches!(
             self.slots[w].job,
-            Job::MinimizeFailure { .. } | Job::MinimizeCoverage { .. }
+            Job::MinimizeFailure(_) | Job::MinimizeCoverage { .. }
         ) {
             timeout * 2 + Duration::from_secs(1)
         } else {
@@ -264,7 +264,7 @@ impl State {
 mod tests {
     use crate::dispatch::{Clock, Step};
     use crate::state::tests::{config, state};
-    use crate::state::{Action, Config, Job, Phase};
+    use crate::state::{Action, Config, Failing, Job, Phase};
     use fuzz_core::duration::Limit;
     use fuzz_core::worker::protocol::Request;
 
@@ -415,10 +415,12 @@ mod tests {
             hand_over: false,
         };
         assert_eq!(s.step(up), Step::Finish);
-        s.slots[1].job = Job::ConfirmFailure {
+        s.slots[1].job = Job::ConfirmFailure(Failing {
             entry: "a".into(),
+            found: "a".into(),
             message: "m".into(),
-        };
+            crash: None,
+        });
         assert_eq!(s.step(up), Step::Go);
         assert!(
             s.hand_out(Clock::default()).is_empty(),

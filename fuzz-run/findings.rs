@@ -5,7 +5,7 @@
 //! the disk.
 
 use crate::corpus::{self, Origin};
-use crate::report::{Failure, Reporter};
+use crate::report::{Failure, Reporter, Unwritten};
 use crate::state::{Finding, FindingKind, State};
 use fuzz_cli::CliError;
 use fuzz_core::store::{cache, digest, fsutil};
@@ -13,10 +13,15 @@ use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::shm::{Mutation, MutatorCall};
 use fuzz_core::{ArgType, Value};
 use serde_json::json;
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Where a target's findings go.
+/// The largest input a report carries as text when it could not be
+/// written; a larger one is named by its size and digest.
+const INLINE_MAX: usize = 1 << 20;
+
+/// Where a target's findings go, and what was written there.
 pub struct Places {
     /// `testdata/fuzz/<Target>/`.
     pub seed_dir: PathBuf,
@@ -25,21 +30,47 @@ pub struct Places {
     pub cache_dir: PathBuf,
     /// The library as the user named it, for the report's re-run line.
     pub lib_shown: String,
+    /// Crasher files this run created (only those are ever replaced).
+    created: HashSet<PathBuf>,
+    /// The cache could not be written, and that was said.
+    cache_warned: bool,
 }
 
 impl Places {
+    pub fn new(seed_dir: PathBuf, cache_root: PathBuf, cache_dir: PathBuf, lib: String) -> Places {
+        Places {
+            seed_dir,
+            cache_root,
+            cache_dir,
+            lib_shown: lib,
+            created: HashSet::new(),
+            cache_warned: false,
+        }
+    }
+
     /// Writes an input that reached new coverage into the cache and says
-    /// so with -json.
+    /// so with -json. A cache that cannot be written (full, read-only,
+    /// removed under us) is a warning, said once: the input stays in the
+    /// corpus of this run, and fuzzing goes on.
     pub fn keep(
-        &self,
+        &mut self,
         state: &State,
         reporter: &Reporter,
         entry: &str,
         new_features: usize,
     ) -> Result<(), CliError> {
-        cache::create_dir(&self.cache_root, &self.cache_dir)?;
         let path = self.cache_dir.join(digest::entry_name(entry.as_bytes()));
-        fsutil::write_new_atomic(&path, entry.as_bytes())?;
+        let written = cache::create_dir(&self.cache_root, &self.cache_dir)
+            .and_then(|()| fsutil::write_new_atomic(&path, entry.as_bytes()));
+        if let Err(e) = written {
+            if !self.cache_warned {
+                self.cache_warned = true;
+                reporter.say(&format!(
+                    "fuzz-run: warning: cannot write the cache ({e}); new inputs are kept for this run only"
+                ));
+            }
+            return Ok(());
+        }
         let size = fuzz_core::format::codec::decode(entry.as_bytes())
             .map(|v| fuzz_core::search::minimize::size(&v))
             .unwrap_or(0);
@@ -50,11 +81,35 @@ impl Places {
         }))
     }
 
+    /// Writes a failing input into `testdata/fuzz/<Target>/`, named by
+    /// its digest: the path, or why it could not be written.
+    fn write_crasher(&mut self, entry: &str) -> Result<PathBuf, String> {
+        let path = self.seed_dir.join(digest::entry_name(entry.as_bytes()));
+        fsutil::create_dir_all(&self.seed_dir)
+            .and_then(|()| fsutil::write_new_atomic(&path, entry.as_bytes()))
+            .map(|created| {
+                if created {
+                    self.created.insert(path.clone());
+                }
+                path
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    /// Writes a failing input as soon as it is found, before it is
+    /// minimized. Should that fail, the report says so when the finding is
+    /// recorded (with the input in it).
+    pub fn save(&mut self, entry: &str) {
+        let _ = self.write_crasher(entry);
+    }
+
     /// Writes a finding (unless it is a failing seed, which Go reports
-    /// without writing) and reports it; `elapsed` is how long the target
-    /// has been fuzzed.
+    /// without writing; in place of the input as found, when it was
+    /// minimized) and reports it; `elapsed` is how long the target has
+    /// been fuzzed. An input that cannot be written is reported with the
+    /// report (the input as v1 text, and why), still as a finding.
     pub fn record(
-        &self,
+        &mut self,
         state: &State,
         reporter: &Reporter,
         f: Finding,
@@ -79,19 +134,28 @@ impl Places {
         let headline = lines.next().unwrap_or(&kind).to_string();
         let mut details: Vec<&str> = lines.collect();
         details.extend(f.report.lines());
-        let written = if f.seed_entry.is_none() {
-            fsutil::create_dir_all(&self.seed_dir)?;
-            let path = self.seed_dir.join(digest::entry_name(f.entry.as_bytes()));
-            fsutil::write_new_atomic(&path, f.entry.as_bytes())?;
-            Some(path.display().to_string())
-        } else {
-            None
+        let (written, unwritten) = match f.seed_entry {
+            Some(_) => (None, None),
+            None => match self.write_crasher(&f.entry) {
+                Ok(path) => {
+                    self.replace_found(&f, &path);
+                    (Some(path.display().to_string()), None)
+                }
+                Err(e) => (None, Some(self.unwritten(&f.entry, e))),
+            },
         };
-        reporter.event(json!({
+        let mut event = json!({
             "event": "failure", "kind": kind, "message": message,
             "report": f.report, "path": written, "site": f.site,
             "seed_entry": f.seed_entry,
-        }))?;
+        });
+        if let Some(u) = &unwritten {
+            event["write_error"] = json!(u.error);
+            event["input"] = json!(u.text);
+            event["input_size"] = json!(f.entry.len());
+            event["input_sha256"] = json!(digest::sha256_hex(f.entry.as_bytes()));
+        }
+        reporter.event(event)?;
         if reporter.json {
             return Ok(());
         }
@@ -101,16 +165,41 @@ impl Places {
             headline: &headline,
             details: &details.join("\n"),
             written: written.as_deref(),
+            unwritten: unwritten.as_ref(),
             lib: &self.lib_shown,
             seed_entry: f.seed_entry.as_deref(),
         }
         .print()
     }
 
+    /// The minimized input is on disk: the input as found, written when it
+    /// was found, goes (if this run wrote it).
+    fn replace_found(&mut self, f: &Finding, written: &std::path::Path) {
+        let Some(found) = f.found.as_deref().filter(|&found| found != f.entry) else {
+            return;
+        };
+        let path = self.seed_dir.join(digest::entry_name(found.as_bytes()));
+        if path != written && self.created.remove(&path) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+
+    /// What a report says of an input it could not write.
+    fn unwritten(&self, entry: &str, error: String) -> Unwritten {
+        let text = (entry.len() <= INLINE_MAX).then(|| entry.to_string());
+        Unwritten {
+            dir: self.seed_dir.display().to_string(),
+            error,
+            text,
+            size: entry.len(),
+            sha256: digest::sha256_hex(entry.as_bytes()),
+        }
+    }
+
     /// Where the other entry of a cross-over that failed is: the seed file
     /// that holds it, or else a file written beside the crasher (a cached
     /// entry may be cleaned away), named by its digest.
-    fn other_entry(&self, state: &State, other: &[u8]) -> Result<String, CliError> {
+    fn other_entry(&mut self, state: &State, other: &[u8]) -> Result<String, CliError> {
         let text = corpus::text_of(&[Value::Bytes(other.to_vec())]);
         let seed = state
             .corpus
@@ -119,12 +208,14 @@ impl Places {
             .find(|e| e.origin == Origin::Seed && e.text == text);
         let path = match seed {
             Some(e) => self.seed_dir.join(&e.name),
-            None => {
-                fsutil::create_dir_all(&self.seed_dir)?;
-                let path = self.seed_dir.join(digest::entry_name(text.as_bytes()));
-                fsutil::write_new_atomic(&path, text.as_bytes())?;
-                path
-            }
+            None => match self.write_crasher(&text) {
+                Ok(path) => path,
+                Err(e) => {
+                    return Ok(format!(
+                        "another corpus entry (it could not be written: {e})"
+                    ))
+                }
+            },
         };
         Ok(path.display().to_string())
     }

@@ -52,12 +52,12 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let mut coordinators = Vec::new();
     let mut malformed = 0;
     for target in chosen {
-        let places = Places {
-            seed_dir: cache::seed_dir(&cli.testdata, &target.name),
-            cache_dir: cache::target_dir(&cache_root, &lib_id, &target.name),
-            cache_root: cache_root.clone(),
-            lib_shown: cli.lib.display().to_string(),
-        };
+        let places = Places::new(
+            cache::seed_dir(&cli.testdata, &target.name),
+            cache_root.clone(),
+            cache::target_dir(&cache_root, &lib_id, &target.name),
+            cli.lib.display().to_string(),
+        );
         let reporter = Reporter::new(cli.json, start, &target.name, several);
         match Coordinator::open(cli, target, places, &worker_bin, reporter, several)? {
             Some(c) => coordinators.push(c),

@@ -131,6 +131,16 @@ pub fn fmt_duration(d: Duration) -> String {
     }
 }
 
+/// A failing input that could not be written: where it should have gone,
+/// why not, and the input itself (as v1 text, when it is not too large).
+pub struct Unwritten {
+    pub dir: String,
+    pub error: String,
+    pub text: Option<String>,
+    pub size: usize,
+    pub sha256: String,
+}
+
 /// The failure report, like `go test`'s, on stdout (unless -json).
 pub struct Failure<'a> {
     pub target: &'a str,
@@ -141,6 +151,8 @@ pub struct Failure<'a> {
     pub details: &'a str,
     /// Where the input was written, if it was.
     pub written: Option<&'a str>,
+    /// Or why it could not be, with the input.
+    pub unwritten: Option<&'a Unwritten>,
     pub lib: &'a str,
     pub seed_entry: Option<&'a str>,
 }
@@ -162,6 +174,24 @@ impl Failure<'_> {
         let details = self.details.trim_matches('\n');
         for l in details.lines() {
             out.push_str(&format!("    {l}\n"));
+        }
+        if let Some(u) = self.unwritten {
+            out.push_str(&format!(
+                "    \n    Failing input could not be written to {}: {}\n",
+                u.dir, u.error
+            ));
+            match &u.text {
+                Some(text) => {
+                    out.push_str("    Here it is, as a v1 file:\n");
+                    for l in text.lines() {
+                        out.push_str(&format!("    {l}\n"));
+                    }
+                }
+                None => out.push_str(&format!(
+                    "    It was not kept: {} bytes, SHA-256 {}\n",
+                    u.size, u.sha256
+                )),
+            }
         }
         if let Some(path) = self.written {
             let name = path.rsplit('/').next().unwrap_or(path);

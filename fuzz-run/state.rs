@@ -96,28 +96,44 @@ pub enum Job {
         entry: String,
         features: Vec<u32>,
     },
-    /// Shrinking a failing input; `entry` is the smallest so far. For a
-    /// worker that died, `crash` holds how.
-    MinimizeFailure {
-        entry: String,
-        message: String,
-        crash: Option<Crash>,
-    },
+    /// Shrinking a failing input.
+    MinimizeFailure(Failing),
     /// Running a typed target's minimized failure once more, for its own
     /// message.
-    ConfirmFailure {
-        entry: String,
-        message: String,
-    },
+    ConfirmFailure(Failing),
+}
+
+/// A failure being worked on. Its input was written as soon as it was
+/// found ([`Action::Save`]); the smallest one replaces it when the work is
+/// done, so that a run killed meanwhile loses nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failing {
+    /// The smallest failing input so far, as v1 text.
+    pub entry: String,
+    /// The input as it was found.
+    pub found: String,
+    pub message: String,
+    /// For a worker that died: how.
+    pub crash: Option<Crash>,
+}
+
+impl Failing {
+    /// The finding it makes as it stands.
+    pub fn finding(self, state: &State) -> Finding {
+        let (kind, report) = match self.crash {
+            Some(c) => (FindingKind::Death(c.kind), c.report),
+            None => (FindingKind::Failure, String::new()),
+        };
+        let mut f = state.finding(self.entry, kind, self.message, report, None);
+        f.found = Some(self.found);
+        f
+    }
 }
 
 impl Job {
     /// Work on a failure, which (unless -keepfuzzing) holds other work back.
     pub fn is_failure(&self) -> bool {
-        matches!(
-            self,
-            Job::MinimizeFailure { .. } | Job::ConfirmFailure { .. }
-        )
+        matches!(self, Job::MinimizeFailure(_) | Job::ConfirmFailure(_))
     }
 }
 
@@ -253,6 +269,9 @@ pub struct Finding {
     /// (Go reports those without writing anything).
     pub seed_entry: Option<String>,
     pub site: String,
+    /// The input as it was found, written already, when `entry` is what
+    /// minimizing it left: `entry` then replaces it.
+    pub found: Option<String>,
 }
 
 /// What the event loop is to do.
@@ -268,7 +287,11 @@ pub enum Action {
     },
     /// An input that reached new coverage: into the cache, and reported.
     Keep { entry: String, new_features: usize },
-    /// A finding: write it (unless it is a seed) and report it.
+    /// A failing input just found: write it at once, before anything is
+    /// spent on it (it is reported when its work is done).
+    Save(String),
+    /// A finding: write it (unless it is a seed; in place of the input as
+    /// found, when it was minimized) and report it.
     Record(Finding),
     /// A line for people.
     Say(String),
@@ -409,6 +432,7 @@ impl State {
             report,
             seed_entry,
             site,
+            found: None,
         }
     }
 
@@ -418,22 +442,11 @@ impl State {
         let mut pending = Vec::new();
         for s in &mut self.slots {
             match std::mem::replace(&mut s.job, Job::Idle) {
-                Job::MinimizeFailure {
-                    entry,
-                    message,
-                    crash,
-                } => pending.push((entry, message, crash)),
-                Job::ConfirmFailure { entry, message } => pending.push((entry, message, None)),
+                Job::MinimizeFailure(f) | Job::ConfirmFailure(f) => pending.push(f),
                 _ => {}
             }
         }
-        pending
-            .into_iter()
-            .map(|(entry, message, crash)| match crash {
-                Some(c) => self.finding(entry, FindingKind::Death(c.kind), message, c.report, None),
-                None => self.finding(entry, FindingKind::Failure, message, String::new(), None),
-            })
-            .collect()
+        pending.into_iter().map(|f| f.finding(self)).collect()
     }
 }
 
@@ -551,8 +564,9 @@ pub mod tests {
     fn stopping_returns_the_failures_being_minimized() {
         let mut s = state(config(), 3, &["a"]);
         s.slots[0].job = Job::Fuzz(0);
-        s.slots[1].job = Job::MinimizeFailure {
+        s.slots[1].job = Job::MinimizeFailure(Failing {
             entry: "small".into(),
+            found: "big".into(),
             message: "fuzzing process crashed: SIGSEGV".into(),
             crash: Some(Crash {
                 kind: DeathKind::Signal {
@@ -562,15 +576,22 @@ pub mod tests {
                 report: "==fuzz-worker== deadly signal SIGSEGV\n #0 0x1 in f (libt.so+0x10)\n"
                     .into(),
             }),
-        };
-        s.slots[2].job = Job::ConfirmFailure {
+        });
+        s.slots[2].job = Job::ConfirmFailure(Failing {
             entry: "x".into(),
+            found: "xx".into(),
             message: "bad".into(),
-        };
+            crash: None,
+        });
         let pending = s.stop_jobs();
         assert!(!s.busy());
         assert_eq!(pending.len(), 2);
         assert_eq!(pending[0].entry, "small");
+        assert_eq!(
+            pending[0].found.as_deref(),
+            Some("big"),
+            "it replaces what was saved"
+        );
         assert_eq!(pending[0].site, "SIGSEGV at libt.so+0x10");
         assert_eq!(pending[1].kind, FindingKind::Failure);
     }

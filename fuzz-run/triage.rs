@@ -15,7 +15,7 @@
 
 use crate::corpus::Origin;
 use crate::dispatch::WARM_UP;
-use crate::state::{Action, Crash, FindingKind, Job, Phase, State};
+use crate::state::{Action, Crash, Failing, FindingKind, Job, Phase, State};
 use fuzz_core::format::value;
 use fuzz_core::worker::client::Death;
 use fuzz_core::worker::crash::{self, DeathKind};
@@ -55,11 +55,7 @@ impl State {
             Response::Progress { entry, .. } => {
                 // The smallest failing input so far replaces the one held.
                 self.slots[w].job = match job {
-                    Job::MinimizeFailure { message, crash, .. } => Job::MinimizeFailure {
-                        entry,
-                        message,
-                        crash,
-                    },
+                    Job::MinimizeFailure(f) => Job::MinimizeFailure(Failing { entry, ..f }),
                     other => other,
                 };
                 Ok(Vec::new())
@@ -90,12 +86,11 @@ impl State {
                 let f = self.finding(entry, FindingKind::Failure, message, String::new(), seed);
                 self.record(f)
             }
-            Job::ConfirmFailure { entry, message } => {
-                let message = match outcome {
-                    Exec::Failed { message: now } => now,
-                    _ => message,
-                };
-                let f = self.finding(entry, FindingKind::Failure, message, String::new(), None);
+            Job::ConfirmFailure(mut f) => {
+                if let Exec::Failed { message } = outcome {
+                    f.message = message;
+                }
+                let f = f.finding(self);
                 self.record(f)
             }
             _ => Vec::new(),
@@ -138,20 +133,16 @@ impl State {
                 self.counts.minimize_execs += execs;
                 self.accept(entry, &features)
             }
-            Job::MinimizeFailure {
-                message,
-                crash: Some(Crash { kind, report }),
-                ..
-            } => {
-                let f = self.finding(entry, FindingKind::Death(kind), message, report, None);
+            Job::MinimizeFailure(f) if f.crash.is_some() => {
+                let f = Failing { entry, ..f }.finding(self);
                 self.record(f)
             }
-            Job::MinimizeFailure { message, .. } => {
+            Job::MinimizeFailure(f) => {
                 // Run the smallest input once more for its own message.
-                let job = Job::ConfirmFailure {
+                let job = Job::ConfirmFailure(Failing {
                     entry: entry.clone(),
-                    message,
-                };
+                    ..f
+                });
                 vec![self.send(w, job, Request::Run { id: 0, entry })]
             }
             _ => Vec::new(),
@@ -180,7 +171,8 @@ impl State {
     }
 
     /// Worker `w` is to shrink a failing input, keeping its failure site
-    /// (so the shrink never drifts to another bug).
+    /// (so the shrink never drifts to another bug). The input is written
+    /// first, as found.
     fn minimize_failure(
         &mut self,
         w: usize,
@@ -189,6 +181,7 @@ impl State {
         crash: Option<Crash>,
         site: String,
     ) -> Vec<Action> {
+        let save = Action::Save(entry.clone());
         let say = Action::Say(format!(
             "fuzz: minimizing {}-byte failing input file",
             entry.len()
@@ -203,12 +196,13 @@ impl State {
             timeout_ms: self.cfg.timeout_ms(),
             rss_limit_mb: self.cfg.rss_limit_mb,
         };
-        let job = Job::MinimizeFailure {
+        let job = Job::MinimizeFailure(Failing {
+            found: entry.clone(),
             entry,
             message,
             crash,
-        };
-        vec![say, self.send(w, job, request)]
+        });
+        vec![save, say, self.send(w, job, request)]
     }
 
     /// Worker `w`'s pipe closed and the worker was reaped: `death` says
@@ -236,16 +230,13 @@ impl State {
         }
         self.counts.execs += 1;
         let entry = self.input_of(&job, &death);
-        if let Job::MinimizeFailure {
-            message,
-            crash: Some(Crash { kind, report }),
-            ..
-        } = job
-        {
-            // The worker minimizing a crash died: the crash is recorded with
-            // its smallest input so far.
-            let f = self.finding(entry, FindingKind::Death(kind), message, report, None);
-            return Ok(then_replace(w, self.record(f)));
+        if let Job::MinimizeFailure(f) = &job {
+            if f.crash.is_some() {
+                // The worker minimizing a crash died: the crash is recorded
+                // with its smallest input so far.
+                let f = f.clone().finding(self);
+                return Ok(then_replace(w, self.record(f)));
+            }
         }
         if let Some(mutation) = death.mutation {
             // It died in the target's own custom mutator: the input it was
@@ -287,7 +278,7 @@ impl State {
         let shrinkable = f.seed_entry.is_none()
             && self.cfg.minimizing()
             && !death.kind.costs_a_limit()
-            && !matches!(job, Job::MinimizeFailure { .. });
+            && !matches!(job, Job::MinimizeFailure(_));
         if !shrinkable {
             return Ok(then_replace(w, self.record(f)));
         }
@@ -322,8 +313,8 @@ impl State {
     /// memory; for a minimization, the smallest failing input it kept
     /// (shared memory holds the last candidate it tried).
     fn input_of(&self, job: &Job, death: &Death) -> String {
-        if let Job::MinimizeFailure { entry, .. } = job {
-            return entry.clone();
+        if let Job::MinimizeFailure(f) = job {
+            return f.entry.clone();
         }
         let recovered = match self.target.kind {
             TargetKind::LibFuzzer => Some(vec![Value::Bytes(death.input.clone())]),
@@ -332,9 +323,8 @@ impl State {
         match (recovered, job) {
             (Some(v), _) => crate::corpus::text_of(&v),
             (None, Job::Baseline(i) | Job::Fuzz(i)) => self.corpus.get(*i).text.clone(),
-            (None, Job::MinimizeCoverage { entry, .. } | Job::ConfirmFailure { entry, .. }) => {
-                entry.clone()
-            }
+            (None, Job::MinimizeCoverage { entry, .. }) => entry.clone(),
+            (None, Job::ConfirmFailure(f)) => f.entry.clone(),
             (None, _) => String::new(),
         }
     }
@@ -377,7 +367,7 @@ fn then_replace(w: usize, mut actions: Vec<Action>) -> Vec<Action> {
 #[cfg(test)]
 mod tests {
     use crate::state::tests::{config, state};
-    use crate::state::{Action, Config, Crash, FindingKind, Job, Phase};
+    use crate::state::{Action, Config, Crash, Failing, FindingKind, Job, Phase};
     use fuzz_core::worker::client::Death;
     use fuzz_core::worker::crash::DeathKind;
     use fuzz_core::worker::protocol::{Exec, Found, Keep, Request, Response};
@@ -418,6 +408,7 @@ mod tests {
                 Action::Send(..) => "send",
                 Action::Replace { fallback: None, .. } => "replace",
                 Action::Replace { .. } => "replace+fallback",
+                Action::Save(_) => "save",
                 Action::Keep { .. } => "keep",
                 Action::Record(_) => "record",
                 Action::Say(_) => "say",
@@ -434,8 +425,15 @@ mod tests {
         let a = s
             .on_death(1, death(segv(), &packed(b"boom"), REPORT))
             .unwrap();
-        assert_eq!(kinds(&a), ["replace+fallback", "run", "say", "minimize"]);
-        match &a[3] {
+        assert_eq!(
+            kinds(&a),
+            ["replace+fallback", "run", "save", "say", "minimize"]
+        );
+        assert!(
+            matches!(&a[2], Action::Save(e) if e == "go test fuzz v1\n[]byte(\"boom\")\n"),
+            "the input as found is written before anything is spent on it"
+        );
+        match &a[4] {
             Action::Send(1, Request::Minimize { entry, keep, .. }) => {
                 assert_eq!(entry, "go test fuzz v1\n[]byte(\"boom\")\n");
                 assert_eq!(
@@ -448,8 +446,8 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(
-            s.slots[1].job,
-            Job::MinimizeFailure { crash: Some(_), .. }
+            &s.slots[1].job,
+            Job::MinimizeFailure(f) if f.crash.is_some()
         ));
         assert_eq!(s.counts.execs, 1, "the fatal execution counts");
         // Another worker's crash meanwhile is dropped, as Go does.
@@ -640,8 +638,8 @@ mod tests {
                 },
             )
             .unwrap();
-        assert_eq!(kinds(&a), ["say", "minimize"]);
-        match &a[1] {
+        assert_eq!(kinds(&a), ["save", "say", "minimize"]);
+        match &a[2] {
             Action::Send(_, Request::Minimize { keep, .. }) => assert_eq!(
                 keep,
                 &Keep::Failure {
@@ -658,7 +656,7 @@ mod tests {
         };
         s.on_answer(0, progress).unwrap();
         assert!(
-            matches!(&s.slots[0].job, Job::MinimizeFailure { entry, .. } if entry == "smaller")
+            matches!(&s.slots[0].job, Job::MinimizeFailure(f) if f.entry == "smaller" && f.found == "big")
         );
         let a = s
             .on_answer(
@@ -690,20 +688,26 @@ mod tests {
             (f.entry.as_str(), f.message.as_str()),
             ("small", "its own message")
         );
+        assert_eq!(
+            f.found.as_deref(),
+            Some("big"),
+            "the saved input it replaces"
+        );
     }
 
     #[test]
     fn a_dying_minimizer_records_its_smallest_input() {
         let mut s = state(config(), 1, &["a"]);
         s.phase = Phase::Fuzzing;
-        s.slots[0].job = Job::MinimizeFailure {
+        s.slots[0].job = Job::MinimizeFailure(Failing {
             entry: "smallest".into(),
+            found: "found".into(),
             message: "fuzzing process crashed: SIGSEGV".into(),
             crash: Some(Crash {
                 kind: segv(),
                 report: REPORT.into(),
             }),
-        };
+        });
         let a = s
             .on_death(0, death(segv(), &packed(b"last candidate"), REPORT))
             .unwrap();
@@ -716,10 +720,12 @@ mod tests {
     fn hello_makes_a_worker_ready_and_keeps_a_job_given_before() {
         let mut s = state(config(), 1, &[]);
         s.slots[0].ready = false;
-        s.slots[0].job = Job::ConfirmFailure {
+        s.slots[0].job = Job::ConfirmFailure(Failing {
             entry: "e".into(),
+            found: "e".into(),
             message: "m".into(),
-        };
+            crash: None,
+        });
         let hello = Response::Hello {
             version: fuzz_core::worker::protocol::VERSION,
             target: s.target.clone(),
