@@ -84,6 +84,21 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
                         // A value always travels as `--name=value`, so that a
                         // value starting with '-' (`-arg -1`) stays a value.
                         let mut t = OsString::from(format!("--{long}"));
+                        if let (false, Some(v)) = (*takes, value) {
+                            // A switch given a value, as Go allows
+                            // (`-v=true`, `-json=0`): on, off, or left to
+                            // clap to refuse.
+                            match go_bool(v) {
+                                Some(true) => out.push(t),
+                                Some(false) => {}
+                                None => {
+                                    t.push("=");
+                                    t.push(v);
+                                    out.push(t);
+                                }
+                            }
+                            continue;
+                        }
                         if let Some(v) = value {
                             t.push("=");
                             t.push(v);
@@ -113,6 +128,16 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
         out.push(arg);
     }
     out
+}
+
+/// A boolean as Go's `strconv.ParseBool` reads it, which is what its flag
+/// package accepts after `-name=`.
+fn go_bool(v: &str) -> Option<bool> {
+    match v {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
 }
 
 /// Every long flag name of a command and its subcommands.
@@ -198,6 +223,19 @@ mod tests {
         assert_eq!(norm(&["-rss-limit-mb", "5"]), ["--rss_limit_mb=5"]);
         assert_eq!(norm(&["--rss_limit_mb=5"]), ["--rss_limit_mb=5"]);
         assert_eq!(norm(&["-v", "x"]), ["--v", "x"]);
+    }
+
+    #[test]
+    fn switches_take_go_s_boolean_spellings() {
+        for on in ["1", "t", "T", "TRUE", "true", "True"] {
+            assert_eq!(norm(&[&format!("-v={on}")]), ["--v"], "{on}");
+        }
+        for off in ["0", "f", "F", "FALSE", "false", "False"] {
+            assert!(norm(&[&format!("--v={off}")]).is_empty(), "{off}");
+        }
+        // As in Go, a switch's value must be joined by '='.
+        assert_eq!(norm(&["-v", "true"]), ["--v", "true"]);
+        assert_eq!(norm(&["-v=yes"]), ["--v=yes"], "left to clap to refuse");
     }
 
     #[test]

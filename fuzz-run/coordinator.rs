@@ -107,13 +107,7 @@ impl Coordinator {
         let (seeds, malformed) = corpus::load(&places.seed_dir, &target.args, Origin::Seed);
         if !malformed.is_empty() {
             let details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
-            report_malformed(
-                &target.name,
-                &places,
-                &reporter,
-                &details.join("\n"),
-                several,
-            )?;
+            report_malformed(&target.name, &reporter, &details.join("\n"), several)?;
             return Ok(None);
         }
         let (cached, bad_cache) = corpus::load(&places.cache_dir, &target.args, Origin::Cache);
@@ -496,7 +490,6 @@ impl Coordinator {
 /// Reports a target whose seed corpus holds malformed files, as Go does.
 fn report_malformed(
     target: &str,
-    places: &Places,
     reporter: &Reporter,
     details: &str,
     several: bool,
@@ -517,7 +510,7 @@ fn report_malformed(
         details,
         written: None,
         unwritten: None,
-        lib: &places.lib_shown,
+        rerun: None,
         seed_entry: None,
     }
     .print()

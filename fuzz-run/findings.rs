@@ -6,6 +6,7 @@
 
 use crate::corpus::{self, Origin};
 use crate::report::{Failure, Reporter, Unwritten};
+use crate::rerun::Rerun;
 use crate::state::{Finding, FindingKind, State};
 use fuzz_cli::CliError;
 use fuzz_core::store::{cache, digest, fsutil};
@@ -28,8 +29,10 @@ pub struct Places {
     /// The cache root, and this target's directory below it.
     pub cache_root: PathBuf,
     pub cache_dir: PathBuf,
-    /// The library as the user named it, for the report's re-run line.
+    /// The library as the user named it, for messages.
     pub lib_shown: String,
+    /// How to replay a crasher.
+    rerun: Rerun,
     /// Crasher files this run created (only those are ever replaced).
     created: HashSet<PathBuf>,
     /// The cache could not be written, and that was said.
@@ -37,12 +40,13 @@ pub struct Places {
 }
 
 impl Places {
-    pub fn new(seed_dir: PathBuf, cache_root: PathBuf, cache_dir: PathBuf, lib: String) -> Places {
+    pub fn new(seed_dir: PathBuf, cache_root: PathBuf, cache_dir: PathBuf, rerun: Rerun) -> Places {
         Places {
             seed_dir,
             cache_root,
             cache_dir,
-            lib_shown: lib,
+            lib_shown: rerun.lib().display().to_string(),
+            rerun,
             created: HashSet::new(),
             cache_warned: false,
         }
@@ -159,6 +163,10 @@ impl Places {
         if reporter.json {
             return Ok(());
         }
+        let rerun = written.as_deref().map(|path| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            self.rerun.line(&state.target.name, name)
+        });
         Failure {
             target: &state.target.name,
             elapsed,
@@ -166,7 +174,7 @@ impl Places {
             details: &details.join("\n"),
             written: written.as_deref(),
             unwritten: unwritten.as_ref(),
-            lib: &self.lib_shown,
+            rerun: rerun.as_deref(),
             seed_entry: f.seed_entry.as_deref(),
         }
         .print()

@@ -22,6 +22,7 @@
 use crate::coordinator::{Coordinator, TurnEnd};
 use crate::findings::Places;
 use crate::report::{fmt_duration, Reporter};
+use crate::rerun::Rerun;
 use crate::state::Phase;
 use crate::targets;
 use crate::turns::{Turns, TURN};
@@ -56,7 +57,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
             cache::seed_dir(&cli.testdata, &target.name),
             cache_root.clone(),
             cache::target_dir(&cache_root, &lib_id, &target.name),
-            cli.lib.display().to_string(),
+            Rerun::from_cli(cli),
         );
         let reporter = Reporter::new(cli.json, start, &target.name, several);
         match Coordinator::open(cli, target, places, &worker_bin, reporter, several)? {

@@ -11,6 +11,7 @@ mod findings;
 mod fuzz;
 mod regress;
 mod report;
+mod rerun;
 mod state;
 mod targets;
 mod triage;
@@ -26,7 +27,8 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run(cli: Cli) -> Result<Status, CliError> {
-    if cli.fuzz.is_some() {
+    // As in Go, `-fuzz ''` fuzzes nothing: a regression run.
+    if cli.fuzz.as_deref().is_some_and(|p| !p.is_empty()) {
         fuzz::run(&cli)
     } else {
         regress::run(&cli)

@@ -10,6 +10,7 @@
 //! JSON lines become `--- PASS`/`--- SKIP`/`--- FAIL` lines, or with -json
 //! our own JSON events (see the OUTPUT section of the man page).
 
+use crate::rerun;
 use crate::targets::{self, RunFilter, TargetInfo};
 use fuzz_cli::io::write_stdout;
 use fuzz_cli::run::Cli;
@@ -369,7 +370,7 @@ fn json_results(
             }
         }
         if !r.passed() {
-            ev["rerun"] = json!(rerun_command(cli, name, &r.name));
+            ev["rerun"] = json!(rerun::command(cli, name, &r.name));
         }
         out.json(ev)?;
     }
@@ -416,7 +417,7 @@ fn text_results(
             _ => {
                 let _ = writeln!(s, "    --- FAIL: {name}/{} ({t:.2}s)", r.name);
                 indent_into(&mut s, &last_lines(&r.failure_text()), 8);
-                let _ = writeln!(s, "    To re-run: {}", rerun_command(cli, name, &r.name));
+                let _ = writeln!(s, "    To re-run: {}", rerun::command(cli, name, &r.name));
             }
         }
     }
@@ -455,7 +456,7 @@ fn run_batch(
         .arg("-target")
         .arg(target)
         .arg("-timeout")
-        .arg(go_duration(cli.timeout))
+        .arg(rerun::go_duration(cli.timeout))
         .arg("-rss_limit_mb")
         .arg(cli.rss_limit_mb.to_string())
         .arg("--")
@@ -517,62 +518,6 @@ fn operand(p: &Path) -> OsString {
     }
 }
 
-/// A duration as fuzz-worker's -timeout reads it, exactly.
-fn go_duration(d: Duration) -> String {
-    if d.subsec_nanos() == 0 {
-        format!("{}s", d.as_secs())
-    } else if d.as_nanos() % 1_000_000 == 0 {
-        format!("{}ms", d.as_millis())
-    } else {
-        format!("{}ns", d.as_nanos())
-    }
-}
-
-/// The command that replays just this entry: the same library, testdata
-/// directory and limits, `-run Target/NAME`.
-fn rerun_command(cli: &Cli, target: &str, entry: &str) -> String {
-    let plain = |s: &str| {
-        !s.is_empty()
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-    };
-    let run = if plain(target) && plain(entry) {
-        format!("{target}/{entry}")
-    } else {
-        format!("^{}$/^{}$", regex::escape(target), regex::escape(entry))
-    };
-    let mut words = vec!["fuzz-run".to_string()];
-    if cli.testdata != Path::new("testdata") {
-        words.push("-testdata".into());
-        words.push(shell_quote(&cli.testdata.to_string_lossy()));
-    }
-    if cli.timeout != Duration::from_secs(10) {
-        words.push("-timeout".into());
-        words.push(go_duration(cli.timeout));
-    }
-    if cli.rss_limit_mb != 2048 {
-        words.push(format!("-rss_limit_mb {}", cli.rss_limit_mb));
-    }
-    words.push("-run".into());
-    words.push(shell_quote(&run));
-    words.push(shell_quote(&cli.lib.to_string_lossy()));
-    words.join(" ")
-}
-
-/// Quotes a word for a POSIX shell, only when it needs it.
-fn shell_quote(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.chars().all(|c| {
-            c.is_ascii_alphanumeric()
-                || matches!(c, '_' | '-' | '.' | '/' | ':' | ',' | '+' | '=' | '@' | '%')
-        });
-    if safe {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
 /// Appends `text` to `s`, every line indented by `n` spaces (empty lines
 /// stay empty).
 fn indent_into(s: &mut String, text: &str, n: usize) {
@@ -608,24 +553,6 @@ fn round3(secs: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_round_trip() {
-        for d in [
-            Duration::from_secs(10),
-            Duration::from_millis(1500),
-            Duration::from_nanos(1_000_001),
-        ] {
-            assert_eq!(fuzz_core::duration::parse(&go_duration(d)).unwrap(), d);
-        }
-    }
-
-    #[test]
-    fn quotes_only_when_needed() {
-        assert_eq!(shell_quote("./lib.so"), "./lib.so");
-        assert_eq!(shell_quote("my lib.so"), "'my lib.so'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-    }
 
     #[test]
     fn indents_lines() {

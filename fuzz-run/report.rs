@@ -153,7 +153,8 @@ pub struct Failure<'a> {
     pub written: Option<&'a str>,
     /// Or why it could not be, with the input.
     pub unwritten: Option<&'a Unwritten>,
-    pub lib: &'a str,
+    /// The command that replays it (`rerun.rs`), when it was written.
+    pub rerun: Option<&'a str>,
     pub seed_entry: Option<&'a str>,
 }
 
@@ -193,11 +194,9 @@ impl Failure<'_> {
                 )),
             }
         }
-        if let Some(path) = self.written {
-            let name = path.rsplit('/').next().unwrap_or(path);
+        if let (Some(path), Some(rerun)) = (self.written, self.rerun) {
             out.push_str(&format!(
-                "    \n    Failing input written to {path}\n    To re-run:\n    fuzz-run -run {}/{name} {}\n",
-                self.target, self.lib
+                "    \n    Failing input written to {path}\n    To re-run:\n    {rerun}\n"
             ));
         }
         print_line(out.trim_end())

@@ -80,7 +80,9 @@ fn found_one(w: &Work, target: &str, r: &Run, needle: &str) -> PathBuf {
         out.contains("Failing input written to testdata/fuzz/"),
         "{out}"
     );
-    assert!(out.contains(&format!("fuzz-run -run {target}/")), "{out}");
+    // The re-run line keeps the flags that change the outcome (-timeout).
+    assert!(out.contains("\n    fuzz-run "), "{out}");
+    assert!(out.contains(&format!(" -run {target}/")), "{out}");
     let crashers = w.crashers(target);
     assert_eq!(crashers.len(), 1, "{crashers:?}");
     let name = crashers[0]

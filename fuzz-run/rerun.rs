@@ -1,0 +1,124 @@
+//! The command that replays one failing entry, as both modes print it
+//! ("To re-run:" after a failure, `rerun` in -json events): the same
+//! library, testdata directory and limits, `-run Target/NAME`, every word
+//! shell-quoted, so that pasting it into a shell reproduces the failure.
+
+use fuzz_cli::run::Cli;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The limits fuzz-run's flags default to: a flag at its default is left
+/// out of the line.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
+
+/// What the re-run line keeps of a run's command line.
+#[derive(Clone, Debug)]
+pub struct Rerun {
+    lib: PathBuf,
+    testdata: PathBuf,
+    timeout: Duration,
+    rss_limit_mb: u64,
+}
+
+impl Rerun {
+    pub fn from_cli(cli: &Cli) -> Rerun {
+        Rerun {
+            lib: cli.lib.clone(),
+            testdata: cli.testdata.clone(),
+            timeout: cli.timeout,
+            rss_limit_mb: cli.rss_limit_mb,
+        }
+    }
+
+    pub fn lib(&self) -> &Path {
+        &self.lib
+    }
+
+    /// `fuzz-run [-testdata DIR] [-timeout D] [-rss_limit_mb N] -run T/NAME LIB`.
+    pub fn line(&self, target: &str, entry: &str) -> String {
+        line(self, target, entry)
+    }
+}
+
+/// The re-run line of `cli`'s run for one entry.
+pub fn command(cli: &Cli, target: &str, entry: &str) -> String {
+    Rerun::from_cli(cli).line(target, entry)
+}
+
+fn line(cli: &Rerun, target: &str, entry: &str) -> String {
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    };
+    let run = if plain(target) && plain(entry) {
+        format!("{target}/{entry}")
+    } else {
+        format!("^{}$/^{}$", regex::escape(target), regex::escape(entry))
+    };
+    let mut words = vec!["fuzz-run".to_string()];
+    if cli.testdata != Path::new("testdata") {
+        words.push("-testdata".into());
+        words.push(shell_quote(&cli.testdata.to_string_lossy()));
+    }
+    if cli.timeout != DEFAULT_TIMEOUT {
+        words.push("-timeout".into());
+        words.push(go_duration(cli.timeout));
+    }
+    if cli.rss_limit_mb != DEFAULT_RSS_LIMIT_MB {
+        words.push(format!("-rss_limit_mb {}", cli.rss_limit_mb));
+    }
+    words.push("-run".into());
+    words.push(shell_quote(&run));
+    words.push(shell_quote(&cli.lib.to_string_lossy()));
+    words.join(" ")
+}
+
+/// A duration as fuzz-run's and fuzz-worker's -timeout read it, exactly.
+pub fn go_duration(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else if d.as_nanos() % 1_000_000 == 0 {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{}ns", d.as_nanos())
+    }
+}
+
+/// Quotes a word for a POSIX shell, only when it needs it.
+pub fn shell_quote(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '_' | '-' | '.' | '/' | ':' | ',' | '+' | '=' | '@' | '%')
+        });
+    if safe {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_round_trip() {
+        for d in [
+            Duration::from_secs(10),
+            Duration::from_millis(1500),
+            Duration::from_nanos(1_000_001),
+        ] {
+            assert_eq!(fuzz_core::duration::parse(&go_duration(d)).unwrap(), d);
+        }
+    }
+
+    #[test]
+    fn quotes_only_when_needed() {
+        assert_eq!(shell_quote("./lib.so"), "./lib.so");
+        assert_eq!(shell_quote("my lib.so"), "'my lib.so'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}
