@@ -9,7 +9,7 @@
 use crate::corpus::{self, Origin};
 use crate::dispatch::{Clock, Step};
 use crate::findings::Places;
-use crate::report::{fmt_duration, Failure, Reporter};
+use crate::report::{fmt_duration, Failure, Reporter, Snapshot, Stop};
 use crate::state::{Action, Config, Job, Phase, Slot, State};
 use crate::targets::TargetInfo;
 use crate::turns::Turn;
@@ -211,7 +211,7 @@ impl Coordinator {
         let mut last_watch = Instant::now();
         loop {
             if fuzz_cli::interrupt::interrupted() {
-                self.finish(true)?;
+                self.finish(Stop::Interrupted)?;
                 return Ok(TurnEnd::Interrupted);
             }
             if let Some(total) = self.state.advance() {
@@ -225,11 +225,11 @@ impl Coordinator {
             match self.state.step(clock) {
                 Step::Go => {}
                 Step::Finish => {
-                    self.finish(false)?;
+                    self.finish(Stop::Time)?;
                     return Ok(TurnEnd::Finished);
                 }
                 Step::HandOver => {
-                    self.progress()?;
+                    self.progress(true)?;
                     return Ok(TurnEnd::HandOver);
                 }
             }
@@ -240,7 +240,7 @@ impl Coordinator {
                 finished = self.handle(event)?;
             }
             if finished {
-                self.finish(false)?;
+                self.finish(Stop::Finding)?;
                 return Ok(TurnEnd::Finished);
             }
             if last_watch.elapsed() >= Duration::from_millis(100) {
@@ -249,7 +249,7 @@ impl Coordinator {
             }
             if self.state.is_fuzzing() && last_progress.elapsed() >= Duration::from_secs(3) {
                 last_progress = Instant::now();
-                self.progress()?;
+                self.progress(false)?;
             }
         }
     }
@@ -266,6 +266,11 @@ impl Coordinator {
         let workers = self.state.slots.len();
         if total > 0 {
             self.reporter.baseline(total, total, Some(workers));
+        } else {
+            // Go says nothing here for an empty corpus; the worker count is
+            // worth a line.
+            self.reporter
+                .say_elapsed(&format!("now fuzzing with {workers} workers"));
         }
         self.reporter.event(json!({
             "event": "baseline", "entries": total,
@@ -435,15 +440,23 @@ impl Coordinator {
         }
     }
 
-    fn progress(&mut self) -> Result<(), CliError> {
+    /// Where the run stands.
+    fn snapshot(&self) -> Snapshot {
         let c = &self.state.counts;
-        let total = c.loaded + c.new_interesting;
-        self.reporter.progress(
-            c.execs,
-            c.new_interesting,
-            total,
-            self.state.corpus.coverage(),
-        )
+        Snapshot {
+            execs: c.execs,
+            new_interesting: c.new_interesting,
+            corpus: c.loaded + c.new_interesting,
+            edges: self.state.corpus.edges(),
+            features: self.state.corpus.coverage(),
+            crashers: c.failures,
+        }
+    }
+
+    /// The progress line; `last` closes a turn or the run.
+    fn progress(&mut self, last: bool) -> Result<(), CliError> {
+        let now = self.snapshot();
+        self.reporter.progress(now, last)
     }
 
     /// How long the target has been fuzzed, for its `--- FAIL` line: since
@@ -459,7 +472,7 @@ impl Coordinator {
     /// The target is done: its -fuzztime is up, a failure stops it, or
     /// Ctrl-C. Its workers (if it has the turn) are killed, a failure being
     /// minimized is recorded as it stands, and its end is reported.
-    pub fn finish(&mut self, interrupted: bool) -> Result<(), CliError> {
+    pub fn finish(&mut self, stop: Stop) -> Result<(), CliError> {
         for w in self
             .state
             .slots
@@ -475,15 +488,11 @@ impl Coordinator {
         // Outside its turn, the target's last line was said when its last
         // turn handed over (or it never had a turn).
         if self.turn_began.is_some() {
-            self.progress()?;
+            self.progress(true)?;
         }
         self.state.phase = Phase::Finished;
-        let c = &self.state.counts;
-        self.reporter.event(json!({
-            "event": "end", "execs": c.execs, "new_interesting": c.new_interesting,
-            "coverage": self.state.corpus.coverage(), "failures": c.failures,
-            "interrupted": interrupted,
-        }))
+        let fuzzed = self.used + self.turn_began.map_or(Duration::ZERO, |b| b.elapsed());
+        self.reporter.summary(self.snapshot(), fuzzed, stop)
     }
 }
 

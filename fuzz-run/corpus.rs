@@ -8,6 +8,7 @@
 //! worker's copy is told just the entries after the ones it has.
 
 use fuzz_core::format::codec;
+use fuzz_core::search::pctable;
 use fuzz_core::store::{corpus, digest};
 use fuzz_core::ArgType;
 use std::collections::HashSet;
@@ -43,6 +44,8 @@ pub struct Corpus {
     /// The next entry a fuzzing slice starts from (round robin, as Go).
     next: usize,
     coverage: HashSet<u32>,
+    /// The counters (edges) those features are of.
+    edges: HashSet<u32>,
     /// Every feature of `coverage`, in the order it was added.
     log: Vec<u32>,
 }
@@ -98,6 +101,7 @@ impl Corpus {
         let mut fresh = false;
         for &f in features {
             if self.coverage.insert(f) {
+                self.edges.insert(pctable::counter_of(f));
                 self.log.push(f);
                 fresh = true;
             }
@@ -108,6 +112,12 @@ impl Corpus {
     /// How many features the corpus reaches.
     pub fn coverage(&self) -> usize {
         self.coverage.len()
+    }
+
+    /// How many edges (coverage counters) the corpus reaches: a feature is
+    /// an edge and a bucket of its hit count, as libFuzzer counts them.
+    pub fn edges(&self) -> usize {
+        self.edges.len()
     }
 
     /// The features added after the first `n` (a worker told `n` so far),
@@ -203,6 +213,7 @@ mod tests {
         assert_eq!(c.unseen(&[1, 2, 3, 4]), [2, 4]);
         assert!(c.learn(&[4]));
         assert_eq!(c.coverage(), 3);
+        assert_eq!(c.edges(), 1, "features 1, 3 and 4 are buckets of counter 0");
         assert_eq!(c.features_since(0), (vec![3, 1, 4], 3));
         assert_eq!(c.features_since(2), (vec![4], 3));
         assert_eq!(c.features_since(3), (vec![], 3));

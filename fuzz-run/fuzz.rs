@@ -21,7 +21,7 @@
 
 use crate::coordinator::{Coordinator, TurnEnd};
 use crate::findings::Places;
-use crate::report::{fmt_duration, Reporter};
+use crate::report::{fmt_duration, Reporter, Stop};
 use crate::rerun::Rerun;
 use crate::state::Phase;
 use crate::targets;
@@ -81,7 +81,11 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         .iter_mut()
         .filter(|c| c.state.phase != Phase::Finished)
     {
-        c.finish(interrupted)?;
+        c.finish(if interrupted {
+            Stop::Interrupted
+        } else {
+            Stop::Time
+        })?;
     }
     let failed = malformed
         + coordinators
@@ -110,7 +114,7 @@ fn take_turns(cli: &Cli, coordinators: &mut [Coordinator]) -> Result<bool, CliEr
         let began = Instant::now();
         let end = c.take_turn(&turn)?;
         if turns.spent(turn.target, began.elapsed(), end != TurnEnd::HandOver) {
-            c.finish(false)?;
+            c.finish(Stop::Time)?;
         }
         if end == TurnEnd::Interrupted {
             return Ok(true);

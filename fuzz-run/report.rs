@@ -24,6 +24,43 @@ pub struct Reporter {
     last_line: Instant,
     last_execs: u64,
     last_rate: f64,
+    /// What the last progress line said, so that it is never said twice.
+    last_said: Option<Snapshot>,
+}
+
+/// Where a target's run stands, as progress lines and the summary say it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Snapshot {
+    pub execs: u64,
+    /// Inputs added in this run, and the corpus in all.
+    pub new_interesting: usize,
+    pub corpus: usize,
+    /// Coverage counters reached, and features (counter and hit-count
+    /// bucket).
+    pub edges: usize,
+    pub features: usize,
+    pub crashers: usize,
+}
+
+/// Why a target's run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Its -fuzztime (time or count) was spent.
+    Time,
+    /// A finding stopped it.
+    Finding,
+    /// Ctrl-C, SIGTERM or SIGHUP.
+    Interrupted,
+}
+
+impl Stop {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stop::Time => "time",
+            Stop::Finding => "finding",
+            Stop::Interrupted => "interrupted",
+        }
+    }
 }
 
 impl Reporter {
@@ -36,6 +73,7 @@ impl Reporter {
             last_line: Instant::now(),
             last_execs: 0,
             last_rate: 0.0,
+            last_said: None,
         }
     }
 
@@ -87,32 +125,72 @@ impl Reporter {
         ));
     }
 
-    /// Go's progress line; also the `progress` event.
-    pub fn progress(
-        &mut self,
-        execs: u64,
-        new: usize,
-        total: usize,
-        coverage: usize,
-    ) -> Result<(), CliError> {
+    /// Go's progress line, with the coverage and, when there are any,
+    /// the crashers appended; also the `progress` event. With `last`, the
+    /// line closing a turn or a run, which is not said again when the
+    /// last one said the same.
+    pub fn progress(&mut self, now: Snapshot, last: bool) -> Result<(), CliError> {
+        if last && self.last_said == Some(now) {
+            return Ok(());
+        }
         let secs = self.last_line.elapsed().as_secs_f64();
         // A final line right after a tick keeps the last rate rather than
         // dividing a handful of executions by a few milliseconds.
         let rate = if secs >= 0.5 {
-            (execs - self.last_execs) as f64 / secs
+            (now.execs - self.last_execs) as f64 / secs
         } else {
             self.last_rate
         };
         self.last_rate = rate;
         self.last_line = Instant::now();
-        self.last_execs = execs;
+        self.last_execs = now.execs;
+        self.last_said = Some(now);
+        let crashers = match now.crashers {
+            0 => String::new(),
+            n => format!(", crashers: {n}"),
+        };
         self.say_elapsed(&format!(
-            "execs: {execs} ({rate:.0}/sec), new interesting: {new} (total: {total})"
+            "execs: {} ({rate:.0}/sec), new interesting: {} (total: {}), coverage: {} edges ({} features){crashers}",
+            now.execs, now.new_interesting, now.corpus, now.edges, now.features,
         ));
         self.event(json!({
-            "event": "progress", "execs": execs, "execs_per_sec": rate.round(),
-            "new_interesting": new, "total": total, "coverage": coverage,
+            "event": "progress", "execs": now.execs, "execs_per_sec": rate.round(),
+            "new_interesting": now.new_interesting, "total": now.corpus,
+            "coverage": now.features, "edges": now.edges, "crashers": now.crashers,
         }))
+    }
+
+    /// The one line that ends a target's run, on stderr (the `end` event
+    /// with -json): what it did in `fuzzed` of fuzzing, and why it
+    /// stopped.
+    pub fn summary(&self, now: Snapshot, fuzzed: Duration, stop: Stop) -> Result<(), CliError> {
+        let secs = fuzzed.as_secs_f64();
+        let rate = if secs > 0.0 {
+            now.execs as f64 / secs
+        } else {
+            0.0
+        };
+        if self.json {
+            return self.event(json!({
+                "event": "end", "execs": now.execs, "new_interesting": now.new_interesting,
+                "coverage": now.features, "edges": now.edges, "failures": now.crashers,
+                "corpus": now.corpus, "fuzzed_seconds": (secs * 1000.0).round() / 1000.0,
+                "execs_per_sec": rate.round(), "stopped": stop.as_str(),
+                "interrupted": stop == Stop::Interrupted,
+            }));
+        }
+        self.say(&format!(
+            "fuzz: done: elapsed {}, execs {} ({rate:.0}/sec), corpus {} ({} new), coverage {} edges ({} features), crashers {}; stopped: {}",
+            fmt_duration(fuzzed),
+            now.execs,
+            now.corpus,
+            now.new_interesting,
+            now.edges,
+            now.features,
+            now.crashers,
+            stop.as_str()
+        ));
+        Ok(())
     }
 }
 
