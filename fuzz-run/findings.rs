@@ -18,6 +18,12 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// What a report says of a failure that passed when run again.
+const NOT_AGAIN: &str =
+    "It did not fail again when re-run in a fresh process: it may depend on what \
+     ran before it in the same process (a leak, state left behind) or on something outside \
+     the target (a signal from another process, the kernel's OOM killer).";
+
 /// The largest input a report carries as text when it could not be
 /// written; a larger one is named by its size and digest.
 const INLINE_MAX: usize = 1 << 20;
@@ -136,7 +142,11 @@ impl Places {
         let mut lines = message.lines();
         let kind = f.kind.to_string();
         let headline = lines.next().unwrap_or(&kind).to_string();
-        let mut details: Vec<&str> = lines.collect();
+        let mut details: Vec<&str> = Vec::new();
+        if f.reproducible == Some(false) {
+            details.push(NOT_AGAIN);
+        }
+        details.extend(lines);
         details.extend(f.report.lines());
         let (written, unwritten) = match f.seed_entry {
             Some(_) => (None, None),
@@ -151,7 +161,7 @@ impl Places {
         let mut event = json!({
             "event": "failure", "kind": kind, "message": message,
             "report": f.report, "path": written, "site": f.site,
-            "seed_entry": f.seed_entry,
+            "seed_entry": f.seed_entry, "reproducible": f.reproducible,
         });
         if let Some(u) = &unwritten {
             event["write_error"] = json!(u.error);

@@ -96,6 +96,9 @@ pub enum Job {
         entry: String,
         features: Vec<u32>,
     },
+    /// Running a failing input once more, in a fresh child process, to see
+    /// whether it fails again before anything more is spent on it.
+    Reproduce(Failing),
     /// Shrinking a failing input.
     MinimizeFailure(Failing),
     /// Running a typed target's minimized failure once more, for its own
@@ -133,7 +136,10 @@ impl Failing {
 impl Job {
     /// Work on a failure, which (unless -keepfuzzing) holds other work back.
     pub fn is_failure(&self) -> bool {
-        matches!(self, Job::MinimizeFailure(_) | Job::ConfirmFailure(_))
+        matches!(
+            self,
+            Job::Reproduce(_) | Job::MinimizeFailure(_) | Job::ConfirmFailure(_)
+        )
     }
 }
 
@@ -272,6 +278,10 @@ pub struct Finding {
     /// The input as it was found, written already, when `entry` is what
     /// minimizing it left: `entry` then replaces it.
     pub found: Option<String>,
+    /// Whether it failed again when run once more in a fresh process;
+    /// `None` when it was not run again (a seed, a hang, a site already
+    /// seen).
+    pub reproducible: Option<bool>,
 }
 
 /// What the event loop is to do.
@@ -433,6 +443,7 @@ impl State {
             seed_entry,
             site,
             found: None,
+            reproducible: None,
         }
     }
 
@@ -442,7 +453,9 @@ impl State {
         let mut pending = Vec::new();
         for s in &mut self.slots {
             match std::mem::replace(&mut s.job, Job::Idle) {
-                Job::MinimizeFailure(f) | Job::ConfirmFailure(f) => pending.push(f),
+                Job::Reproduce(f) | Job::MinimizeFailure(f) | Job::ConfirmFailure(f) => {
+                    pending.push(f)
+                }
                 _ => {}
             }
         }

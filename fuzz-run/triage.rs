@@ -19,7 +19,7 @@ use crate::state::{Action, Crash, Failing, FindingKind, Job, Phase, State};
 use fuzz_core::format::value;
 use fuzz_core::worker::client::Death;
 use fuzz_core::worker::crash::{self, DeathKind};
-use fuzz_core::worker::protocol::{Exec, Found, Keep, Request, Response, TargetKind};
+use fuzz_core::worker::protocol::{Checked, Exec, Found, Keep, Request, Response, TargetKind};
 use fuzz_core::Value;
 
 impl State {
@@ -60,7 +60,10 @@ impl State {
                 };
                 Ok(Vec::new())
             }
-            Response::Checked { .. } => Ok(Vec::new()),
+            Response::Checked { outcome, .. } => match job {
+                Job::Reproduce(f) => Ok(self.reproduced(w, f, &outcome)),
+                _ => Ok(Vec::new()),
+            },
             Response::Minimized { entry, execs, .. } => {
                 self.slots[w].promised = 0;
                 self.counts.execs += execs;
@@ -113,15 +116,16 @@ impl State {
             }
             Some(Found::Failure { .. }) if self.minimizing_failure() => Vec::new(),
             Some(Found::Failure { entry, message }) => {
-                let site = crash::failure_site(&message);
-                if self.seen_site(&site) {
-                    Vec::new()
-                } else if self.minimizes_inputs() {
-                    self.minimize_failure(w, entry, message, None, site)
-                } else {
-                    let f = self.finding(entry, FindingKind::Failure, message, String::new(), None);
-                    self.record(f)
+                if self.seen_site(&crash::failure_site(&message)) {
+                    return Vec::new();
                 }
+                let failing = Failing {
+                    found: entry.clone(),
+                    entry,
+                    message,
+                    crash: None,
+                };
+                self.check_first(w, failing)
             }
         }
     }
@@ -170,39 +174,61 @@ impl State {
         }]
     }
 
+    /// A failure just found: its input is written at once, then run once
+    /// more by worker `w`, in a fresh child process, before anything more
+    /// is spent on it.
+    fn check_first(&mut self, w: usize, failing: Failing) -> Vec<Action> {
+        let save = Action::Save(failing.entry.clone());
+        let request = Request::Check {
+            id: 0,
+            entry: failing.entry.clone(),
+            timeout_ms: self.cfg.timeout_ms(),
+            rss_limit_mb: self.cfg.rss_limit_mb,
+        };
+        vec![save, self.send(w, Job::Reproduce(failing), request)]
+    }
+
+    /// How the failure ran again: a failure that passes is recorded as it
+    /// stands, saying so; one that fails again is minimized (keeping the
+    /// site it failed at), or recorded when it cannot be.
+    fn reproduced(&mut self, w: usize, failing: Failing, outcome: &Checked) -> Vec<Action> {
+        let Some(site) = outcome.failure_site() else {
+            let mut f = failing.finding(self);
+            f.reproducible = Some(false);
+            return self.record(f);
+        };
+        let shrinkable = match &failing.crash {
+            // A crash (not a hang or a blow-up, whose candidates would each
+            // cost the limit), whatever the argument types.
+            Some(c) => self.cfg.minimizing() && !c.kind.costs_a_limit(),
+            None => self.minimizes_inputs(),
+        };
+        if shrinkable {
+            return self.minimize_failure(w, failing, site.to_string());
+        }
+        let mut f = failing.finding(self);
+        f.reproducible = Some(true);
+        self.record(f)
+    }
+
     /// Worker `w` is to shrink a failing input, keeping its failure site
-    /// (so the shrink never drifts to another bug). The input is written
-    /// first, as found.
-    fn minimize_failure(
-        &mut self,
-        w: usize,
-        entry: String,
-        message: String,
-        crash: Option<Crash>,
-        site: String,
-    ) -> Vec<Action> {
-        let save = Action::Save(entry.clone());
+    /// (so the shrink never drifts to another bug).
+    fn minimize_failure(&mut self, w: usize, failing: Failing, site: String) -> Vec<Action> {
         let say = Action::Say(format!(
             "fuzz: minimizing {}-byte failing input file",
-            entry.len()
+            failing.entry.len()
         ));
         let (max_execs, millis) = self.cfg.minimize_budget();
         let request = Request::Minimize {
             id: 0,
-            entry: entry.clone(),
+            entry: failing.entry.clone(),
             keep: Keep::Failure { site: Some(site) },
             max_execs,
             millis,
             timeout_ms: self.cfg.timeout_ms(),
             rss_limit_mb: self.cfg.rss_limit_mb,
         };
-        let job = Job::MinimizeFailure(Failing {
-            found: entry.clone(),
-            entry,
-            message,
-            crash,
-        });
-        vec![save, say, self.send(w, job, request)]
+        vec![say, self.send(w, Job::MinimizeFailure(failing), request)]
     }
 
     /// Worker `w`'s pipe closed and the worker was reaped: `death` says
@@ -273,24 +299,24 @@ impl State {
         if (f.seed_entry.is_none() && self.seen_site(&f.site)) || self.minimizing_failure() {
             return Ok(vec![replace(w)]);
         }
-        // A crash (not a hang or a blow-up) is minimized by a fresh worker,
-        // each candidate in a forked child, keeping the crash site.
-        let shrinkable = f.seed_entry.is_none()
-            && self.cfg.minimizing()
-            && !death.kind.costs_a_limit()
-            && !matches!(job, Job::MinimizeFailure(_));
-        if !shrinkable {
+        // A seed is reported as Go reports it; a hang, whose run again
+        // would cost another -timeout, as it stands; so is a death in a
+        // typed failure's minimization.
+        let as_it_stands = f.seed_entry.is_some()
+            || death.kind == DeathKind::Timeout
+            || matches!(job, Job::MinimizeFailure(_));
+        if as_it_stands {
             return Ok(then_replace(w, self.record(f)));
         }
-        // No worker to minimize with (EAGAIN, EMFILE): the crash is
-        // recorded as it stands before the run gives up.
+        // Anything else runs once more in a fresh worker, warmed with an
+        // entry that passed (so that its children inherit the target's lazy
+        // initialisation instead of each repeating it under -timeout). No
+        // worker to run it in (EAGAIN, EMFILE): it is recorded as it stands
+        // before the run gives up.
         let mut actions = vec![Action::Replace {
             slot: w,
             fallback: Some(f.clone()),
         }];
-        // Warm the new worker with an entry that passed, so that the
-        // candidates it forks inherit the target's lazy initialisation
-        // instead of each repeating it under -timeout.
         if !self.corpus.is_empty() {
             let warm = self.corpus.get(0).text.clone();
             actions.push(Action::Send(
@@ -301,12 +327,19 @@ impl State {
                 },
             ));
         }
-        let crash = Crash {
-            kind: death.kind,
-            report: f.report,
+        let failing = Failing {
+            found: f.entry.clone(),
+            entry: f.entry,
+            message: f.message,
+            crash: Some(Crash {
+                kind: death.kind,
+                report: f.report,
+            }),
         };
-        actions.extend(self.minimize_failure(w, f.entry, f.message, Some(crash), f.site));
-        Ok(actions)
+        // The input is saved first: Save comes before the replacement.
+        let mut checked = self.check_first(w, failing);
+        checked.splice(1..1, actions);
+        Ok(checked)
     }
 
     /// The input a dead worker was running, as an entry: from shared
@@ -370,7 +403,7 @@ mod tests {
     use crate::state::{Action, Config, Crash, Failing, FindingKind, Job, Phase};
     use fuzz_core::worker::client::Death;
     use fuzz_core::worker::crash::DeathKind;
-    use fuzz_core::worker::protocol::{Exec, Found, Keep, Request, Response};
+    use fuzz_core::worker::protocol::{Checked, Exec, Found, Keep, Request, Response};
 
     fn death(kind: DeathKind, input: &[u8], report: &str) -> Death {
         Death {
@@ -405,6 +438,7 @@ mod tests {
                 Action::Send(_, Request::Run { .. }) => "run",
                 Action::Send(_, Request::Minimize { .. }) => "minimize",
                 Action::Send(_, Request::Fuzz { .. }) => "fuzz",
+                Action::Send(_, Request::Check { .. }) => "check",
                 Action::Send(..) => "send",
                 Action::Replace { fallback: None, .. } => "replace",
                 Action::Replace { .. } => "replace+fallback",
@@ -417,23 +451,43 @@ mod tests {
             .collect()
     }
 
+    /// The answer of a check that died again at `site`.
+    fn died_again(site: &str) -> Response {
+        Response::Checked {
+            id: 0,
+            outcome: Checked::Died {
+                kind: segv(),
+                site: site.into(),
+                report: REPORT.into(),
+            },
+        }
+    }
+
     #[test]
-    fn a_crash_is_minimized_by_a_fresh_warmed_worker_keeping_its_site() {
+    fn a_crash_is_saved_run_again_in_a_fresh_worker_then_minimized_keeping_its_site() {
         let mut s = state(config(), 2, &["go test fuzz v1\n[]byte(\"ok\")\n"]);
         s.phase = Phase::Fuzzing;
         s.slots[1].job = Job::Fuzz(0);
         let a = s
             .on_death(1, death(segv(), &packed(b"boom"), REPORT))
             .unwrap();
-        assert_eq!(
-            kinds(&a),
-            ["replace+fallback", "run", "save", "say", "minimize"]
-        );
+        assert_eq!(kinds(&a), ["save", "replace+fallback", "run", "check"]);
         assert!(
-            matches!(&a[2], Action::Save(e) if e == "go test fuzz v1\n[]byte(\"boom\")\n"),
+            matches!(&a[0], Action::Save(e) if e == "go test fuzz v1\n[]byte(\"boom\")\n"),
             "the input as found is written before anything is spent on it"
         );
-        match &a[4] {
+        assert!(matches!(&s.slots[1].job, Job::Reproduce(_)));
+        assert_eq!(s.counts.execs, 1, "the fatal execution counts");
+        // Another worker's crash meanwhile is dropped, as Go does.
+        s.slots[0].job = Job::Fuzz(0);
+        let a = s.on_death(0, death(segv(), &packed(b"x"), REPORT)).unwrap();
+        assert_eq!(kinds(&a), ["replace"]);
+        // It crashes again: minimized, keeping the site the check saw.
+        let a = s
+            .on_answer(1, died_again("SIGSEGV at libt.so+0x10"))
+            .unwrap();
+        assert_eq!(kinds(&a), ["say", "minimize"]);
+        match &a[1] {
             Action::Send(1, Request::Minimize { entry, keep, .. }) => {
                 assert_eq!(entry, "go test fuzz v1\n[]byte(\"boom\")\n");
                 assert_eq!(
@@ -449,13 +503,8 @@ mod tests {
             &s.slots[1].job,
             Job::MinimizeFailure(f) if f.crash.is_some()
         ));
-        assert_eq!(s.counts.execs, 1, "the fatal execution counts");
-        // Another worker's crash meanwhile is dropped, as Go does.
-        s.slots[0].job = Job::Fuzz(0);
-        let a = s.on_death(0, death(segv(), &packed(b"x"), REPORT)).unwrap();
-        assert_eq!(kinds(&a), ["replace"]);
-        // The minimizer answers: recorded with its kind and report; the
-        // run stops.
+        // The minimizer answers: recorded with its kind and report, in
+        // place of the input as found; the run stops.
         let a = s
             .on_answer(
                 1,
@@ -469,24 +518,82 @@ mod tests {
         assert_eq!(kinds(&a), ["record", "finish"]);
         let Action::Record(f) = &a[0] else { panic!() };
         assert_eq!(f.entry, "small");
+        assert_eq!(
+            f.found.as_deref(),
+            Some("go test fuzz v1\n[]byte(\"boom\")\n")
+        );
         assert_eq!(f.kind, FindingKind::Death(segv()));
         assert_eq!(f.message, "fuzzing process crashed: SIGSEGV");
         assert_eq!(s.counts.failures, 1);
     }
 
     #[test]
-    fn hangs_and_blow_ups_are_recorded_as_they_stand() {
-        for kind in [DeathKind::Timeout, DeathKind::OutOfMemory { rss_mb: 3000 }] {
-            let mut s = state(config(), 1, &["a"]);
-            s.phase = Phase::Fuzzing;
-            s.slots[0].job = Job::Fuzz(0);
-            let a = s
-                .on_death(0, death(kind.clone(), &packed(b"h"), ""))
-                .unwrap();
-            assert_eq!(kinds(&a), ["record", "finish"], "{kind}");
-            let Action::Record(f) = &a[0] else { panic!() };
-            assert!(f.message.contains("-timeout") || f.message.contains("-rss_limit_mb"));
-        }
+    fn a_death_that_passes_when_run_again_is_recorded_saying_so() {
+        // As the kernel's OOM killer, or a kill from another process.
+        let killed = DeathKind::Signal {
+            signal: 9,
+            panic: false,
+        };
+        let mut s = state(config(), 1, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::Fuzz(0);
+        let a = s
+            .on_death(0, death(killed.clone(), &packed(b"k"), ""))
+            .unwrap();
+        assert_eq!(kinds(&a), ["save", "replace+fallback", "run", "check"]);
+        let passed = Response::Checked {
+            id: 0,
+            outcome: Checked::Ok { features: vec![] },
+        };
+        let a = s.on_answer(0, passed).unwrap();
+        assert_eq!(kinds(&a), ["record", "finish"]);
+        let Action::Record(f) = &a[0] else { panic!() };
+        assert_eq!(f.reproducible, Some(false));
+        assert_eq!(f.kind, FindingKind::Death(killed));
+    }
+
+    #[test]
+    fn hangs_are_recorded_as_they_stand_and_blow_ups_after_a_check() {
+        let mut s = state(config(), 1, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::Fuzz(0);
+        let a = s
+            .on_death(0, death(DeathKind::Timeout, &packed(b"h"), ""))
+            .unwrap();
+        assert_eq!(
+            kinds(&a),
+            ["record", "finish"],
+            "a re-run would cost another -timeout"
+        );
+        let Action::Record(f) = &a[0] else { panic!() };
+        assert!(f.message.contains("-timeout"));
+        assert_eq!(f.reproducible, None);
+
+        let oom = DeathKind::OutOfMemory { rss_mb: 3000 };
+        let mut s = state(config(), 1, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::Fuzz(0);
+        let a = s
+            .on_death(0, death(oom.clone(), &packed(b"h"), ""))
+            .unwrap();
+        assert_eq!(kinds(&a), ["save", "replace+fallback", "run", "check"]);
+        let again = Response::Checked {
+            id: 0,
+            outcome: Checked::Died {
+                kind: oom,
+                site: "out of memory at ".into(),
+                report: String::new(),
+            },
+        };
+        let a = s.on_answer(0, again).unwrap();
+        assert_eq!(
+            kinds(&a),
+            ["record", "finish"],
+            "each candidate would cost the limit"
+        );
+        let Action::Record(f) = &a[0] else { panic!() };
+        assert!(f.message.contains("-rss_limit_mb"));
+        assert_eq!(f.reproducible, Some(true));
     }
 
     #[test]
@@ -638,8 +745,17 @@ mod tests {
                 },
             )
             .unwrap();
-        assert_eq!(kinds(&a), ["save", "say", "minimize"]);
-        match &a[2] {
+        assert_eq!(kinds(&a), ["save", "check"]);
+        let again = Response::Checked {
+            id: 0,
+            outcome: Checked::Failed {
+                message: "bad input".into(),
+                site: "panic at src/lib.rs:3:5".into(),
+            },
+        };
+        let a = s.on_answer(0, again).unwrap();
+        assert_eq!(kinds(&a), ["say", "minimize"]);
+        match &a[1] {
             Action::Send(_, Request::Minimize { keep, .. }) => assert_eq!(
                 keep,
                 &Keep::Failure {
