@@ -396,10 +396,9 @@ impl State {
     /// The crash site of a failure: a typed target's failure by where it
     /// failed (a Rust panic's location), a death by its kind and frames.
     pub fn site_of(&self, kind: &FindingKind, message: &str, report: &str) -> String {
-        if report.is_empty() {
-            crash::failure_site(message)
-        } else {
-            crash::site(kind, report, &self.lib_file)
+        match kind {
+            FindingKind::Failure => crash::failure_site(message),
+            _ => crash::site(kind, report, &self.lib_file),
         }
     }
 

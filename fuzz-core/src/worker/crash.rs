@@ -185,21 +185,81 @@ pub fn death_kind(signal: Option<i32>, exit_code: Option<i32>, report: &str) -> 
 /// dying): a caught Rust panic is told apart by where it panicked; any
 /// other failure is one site, since its message may quote the input.
 pub fn failure_site(message: &str) -> String {
-    for line in message.lines() {
-        if let Some(pos) = line.find(" panicked at ") {
-            let at = line[pos + 13..].trim_end_matches(':');
-            return format!("panic at {at}");
-        }
+    match panic_location(message) {
+        Some(at) => format!("panic at {at}"),
+        None => "failure".into(),
     }
-    "failure".into()
+}
+
+/// Where a Rust panic happened: the first `panicked at FILE:LINE:COL`
+/// location outside the standard library (a panic escaping an
+/// `extern "C"` function prints a second one, inside core).
+pub fn panic_location(report: &str) -> Option<&str> {
+    report.lines().find_map(|line| {
+        let pos = line.find(" panicked at ")?;
+        let rest = &line[pos + 13..];
+        // Before Rust 1.73: `panicked at 'message', src/lib.rs:3:5`.
+        let at = match rest.strip_prefix('\'') {
+            Some(quoted) => quoted.rsplit_once("', ").map_or(rest, |(_, at)| at),
+            None => rest,
+        };
+        let at = at.trim_end().trim_end_matches(':');
+        (!at.is_empty() && !in_std(at)).then_some(at)
+    })
+}
+
+/// A source location (or a frame's file) inside Rust's standard library.
+fn in_std(location: &str) -> bool {
+    location.contains("/rustc/")
+        || ["library/core/", "library/std/", "library/alloc/"]
+            .iter()
+            .any(|p| location.starts_with(p) || location.contains(&format!("/{p}")))
+}
+
+/// A frame of the machinery around a bug rather than of the bug: Rust's
+/// standard library and panic runtime, sanitizer runtimes, libc's abort.
+/// Judged by the frame's function name (and file), when the report has
+/// them.
+fn is_runtime_frame(line: &str) -> bool {
+    let Some(name) = line
+        .split(" in ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+    else {
+        return false;
+    };
+    let name = name
+        .trim_start_matches('<')
+        .trim_start_matches('_')
+        .trim_start_matches('<');
+    const PREFIXES: [&str; 14] = [
+        "std::",
+        "core::",
+        "alloc::",
+        "rust_begin_unwind",
+        "rust_panic",
+        "rust_start_panic",
+        "rust_eh_personality",
+        "panic_abort::",
+        "panic_unwind::",
+        "asan_",
+        "sanitizer_",
+        "interceptor_",
+        "ubsan_",
+        "lsan_",
+    ];
+    PREFIXES.iter().any(|p| name.starts_with(p)) || in_std(line)
 }
 
 /// The top `n` frames of a report that lie in `module` (a file name such as
-/// `libparse.so`), as `module+0xOFFSET`.
+/// `libparse.so`), as `module+0xOFFSET`, leaving out the frames of the
+/// runtime around the bug (Rust's standard library, the panic machinery,
+/// sanitizers), which a target built from Rust carries in its own module.
 pub fn module_frames(report: &str, module: &str, n: usize) -> Vec<String> {
     let prefix = format!("{module}+0x");
     report
         .lines()
+        .filter(|l| !is_runtime_frame(l))
         .filter_map(|l| {
             let open = l.rfind(" (")?;
             let inner = l[open + 2..].strip_suffix(')')?;
@@ -211,7 +271,10 @@ pub fn module_frames(report: &str, module: &str, n: usize) -> Vec<String> {
         .collect()
 }
 
-/// The crash site: kind and the top three frames inside `module`.
+/// The crash site of a death: its kind, and what names the bug: where a
+/// Rust panic happened, else the top three frames inside `module`. A death
+/// with no stack there (an exit, a signal from outside, a memory blow-up)
+/// is its kind and status alone.
 pub fn site(kind: impl fmt::Display, report: &str, module: &str) -> String {
     let kind = kind.to_string();
     // "out of memory (N MiB resident)": the figure differs from run to run.
@@ -219,7 +282,14 @@ pub fn site(kind: impl fmt::Display, report: &str, module: &str) -> String {
         Some(i) => &kind[..i + OOM.len()],
         None => &kind,
     };
-    format!("{kind} at {}", module_frames(report, module, 3).join(" "))
+    if let Some(at) = panic_location(report) {
+        return format!("{kind} at {at}");
+    }
+    let frames = module_frames(report, module, 3);
+    if frames.is_empty() {
+        return kind.to_string();
+    }
+    format!("{kind} at {}", frames.join(" "))
 }
 
 const OOM: &str = "out of memory";
@@ -272,6 +342,58 @@ mod tests {
             "panic at src/lib.rs:26:29"
         );
         assert_eq!(failure_site("bad input: 'x' (3 bytes)"), "failure");
+    }
+
+    #[test]
+    fn rust_panics_are_keyed_by_where_they_happened_outside_std() {
+        // A panic escaping an extern "C" function: its location, then a
+        // second panic inside core.
+        let report = "thread '<unnamed>' panicked at src/lib.rs:32:9:\nindex out of bounds\n\
+            thread '<unnamed>' panicked at library/core/src/panicking.rs:225:5:\n\
+            panic in a function that cannot unwind\n\
+            ==fuzz-worker== deadly signal SIGABRT\n\
+            #0 0x1 in std::sys::pal::unix::abort_internal /rustc/abc/library/std/src/sys/pal/unix/mod.rs:1 (librb.so+0x900)\n\
+            #1 0x2 in core::panicking::panic_nounwind_fmt (librb.so+0xa00)\n\
+            #2 0x3 in rb::parse src/lib.rs:32 (librb.so+0x100)\n";
+        let kind = death_kind(Some(6), None, report);
+        assert_eq!(
+            site(&kind, report, "librb.so"),
+            "SIGABRT (Rust panic) at src/lib.rs:32:9"
+        );
+        let other = report.replace("src/lib.rs:32:9", "src/lib.rs:31:5");
+        assert_ne!(
+            site(&kind, &other, "librb.so"),
+            site(&kind, report, "librb.so")
+        );
+        assert_eq!(
+            panic_location("thread 'main' panicked at 'boom', src/main.rs:4:5"),
+            Some("src/main.rs:4:5"),
+            "the form before Rust 1.73"
+        );
+        assert_eq!(
+            panic_location("thread 'x' panicked at library/core/src/panicking.rs:1:1:"),
+            None
+        );
+        // Frames of std in the target's own module are passed over.
+        let no_panic = "==fuzz-worker== deadly signal SIGSEGV\n\
+            #0 0x1 in core::ptr::write /rustc/abc/library/core/src/ptr/mod.rs:9 (librb.so+0x500)\n\
+            #1 0x2 in rb::store src/lib.rs:10 (librb.so+0x120)\n";
+        assert_eq!(
+            site("SIGSEGV", no_panic, "librb.so"),
+            "SIGSEGV at librb.so+0x120"
+        );
+    }
+
+    #[test]
+    fn a_death_without_a_stack_is_its_kind_and_status() {
+        assert_eq!(site("exit status 3", "", "libp.so"), "exit status 3");
+        assert_eq!(site("exit status 0", "", "libp.so"), "exit status 0");
+        assert_eq!(site("SIGKILL", "", "libp.so"), "SIGKILL");
+        assert_eq!(
+            site("out of memory (3000 MiB resident)", "", "libp.so"),
+            "out of memory"
+        );
+        assert_ne!(site("exit status 3", "", "l"), site("timeout", "", "l"));
     }
 
     #[test]
