@@ -6,3 +6,4 @@ pub mod cache;
 pub mod corpus;
 pub mod digest;
 pub mod fsutil;
+pub mod sync;
