@@ -290,8 +290,7 @@ fn a_candidate_over_the_memory_limit_is_out_of_memory() {
     ];
     let r = minimize(d, &args).expect(0);
     assert!(
-        r.stderr
-            .contains("fuzz-minimize: oom fails: out of memory"),
+        r.stderr.contains("fuzz-minimize: oom fails: out of memory"),
         "{}",
         r.stderr
     );

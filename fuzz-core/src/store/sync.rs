@@ -214,7 +214,11 @@ impl SyncDir {
     }
 
     fn index_path(&self) -> PathBuf {
-        self.root.join(META).join("instances").join(&self.id).join("index")
+        self.root
+            .join(META)
+            .join("instances")
+            .join(&self.id)
+            .join("index")
     }
 
     /// What the other instances published since the last call, in the
@@ -261,7 +265,12 @@ impl SyncDir {
     /// Keeps how far the other indexes have been read, so that a restart
     /// with the same id does not run them again.
     pub fn save_cursor(&self) -> Result<()> {
-        let path = self.root.join(META).join("instances").join(&self.id).join("cursor");
+        let path = self
+            .root
+            .join(META)
+            .join("instances")
+            .join(&self.id)
+            .join("cursor");
         let text = serde_json::to_vec(&self.cursor).expect("a cursor serializes");
         crate::store::fsutil::write_atomic(&path, &text)
     }
@@ -298,7 +307,12 @@ impl SyncDir {
 
     /// Writes this instance's status, whole.
     pub fn write_status(&self, status: &Status) -> Result<()> {
-        let path = self.root.join(META).join("instances").join(&self.id).join("status");
+        let path = self
+            .root
+            .join(META)
+            .join("instances")
+            .join(&self.id)
+            .join("status");
         let text = serde_json::to_vec(status).expect("a status serializes");
         crate::store::fsutil::write_atomic(&path, &text)
     }
@@ -387,7 +401,10 @@ mod tests {
         assert!(!b.publish("FuzzX", &entry("1")).unwrap(), "already there");
         let got = b.fetch_new().unwrap();
         assert_eq!(got.len(), 2);
-        assert_eq!((got[0].target.as_str(), got[0].bytes.clone()), ("FuzzX", entry("1")));
+        assert_eq!(
+            (got[0].target.as_str(), got[0].bytes.clone()),
+            ("FuzzX", entry("1"))
+        );
         assert!(b.fetch_new().unwrap().is_empty(), "nothing new");
         assert!(a.fetch_new().unwrap().is_empty(), "b published nothing new");
         // The directory is a corpus: one file per entry, nothing else.
@@ -464,7 +481,7 @@ mod tests {
             done: false,
         };
         a.write_status(&s).unwrap();
-        assert_eq!(statuses(d.path()).unwrap(), [s.clone()]);
+        assert_eq!(statuses(d.path()).unwrap(), std::slice::from_ref(&s));
         assert!(!s.is_stale(1090));
         assert!(s.is_stale(1091));
         assert!(!Status { done: true, ..s }.is_stale(5000));
