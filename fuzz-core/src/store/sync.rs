@@ -137,7 +137,7 @@ impl SyncDir {
             .write(true)
             .open(&lock_path)
             .map_err(|e| Error::io(&lock_path, e))?;
-        if lock.try_lock().is_err() {
+        if !try_lock(&lock) {
             return Err(Error::Invalid(format!(
                 "{}: another running instance has -sync_id {id}",
                 root.display()
@@ -347,6 +347,14 @@ fn read_lines_from(path: &Path, from: u64) -> std::io::Result<(Vec<String>, u64)
         .map(str::to_string)
         .collect();
     Ok((lines, from + complete as u64))
+}
+
+/// Takes an exclusive lock on `f` (flock), without waiting; false when
+/// another process holds it. The lock goes with the process.
+fn try_lock(f: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor this File owns.
+    unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
 
 /// Cuts a partial last line (an instance killed mid-write) off an index.
