@@ -17,9 +17,11 @@ pub const EXIT_STATUS: &str = "\
 
 1 :: A finding: a crasher written, a failing or malformed corpus entry, an input that fails.
 
-2 :: Misuse: a bad flag or value, no target matched (or several, where one is needed), an operand that cannot be read or parsed, a library that cannot be loaded.
+2 :: Misuse: a bad flag or value, no target matched (or several, where one is needed), an operand
+that cannot be read or parsed, a library that cannot be loaded.
 
-Every error is one line on standard error, \"tool: what is wrong\", naming the file, line or flag. A broken pipe on standard output exits 0.";
+Every error is one line on standard error, \"tool: what is wrong\", naming the file, line or flag.
+A broken pipe on standard output exits 0.";
 
 /// Renders the page of one tool.
 pub fn render(name: &str, cmd: Command, extra: &Extra) -> String {

@@ -12,9 +12,20 @@ use std::time::Duration;
     about = "Remove the generated corpus cache, or part of it",
     long_about = "Remove the generated corpus cache, or part of it.
 
-fuzz-run keeps the inputs it finds interesting in a cache, laid out as <cache>/<library id>/<Target>/<entry>. With no LIB.so, fuzz-clean removes the whole cache, as go clean -fuzzcache does (the cache directory itself and its CACHEDIR.TAG are kept); with LIB.so, only that library's cache; with -target, only that target's. With -older, only entries that no run has touched for that long are removed, and the target and library directories they leave empty. One line on standard error says what was removed: entries and bytes.
+fuzz-run keeps the inputs it finds interesting in a cache, laid out as <cache>/<library \
+    id>/<Target>/<entry>. With no LIB.so, fuzz-clean removes the whole cache, as go clean \
+    -fuzzcache does (the cache directory itself and its CACHEDIR.TAG are kept); with LIB.so, only \
+    that library's cache; with -target, only that target's. With -older, only entries that no run \
+    has touched for that long are removed, and the target and library directories they leave \
+    empty. One line on standard error says what was removed: entries and bytes.
 
-fuzz-clean removes only what is its own. The cache directory must carry the CACHEDIR.TAG that fuzz-run writes when it creates it; a directory without one is cleaned (and tagged) only if everything in it is laid out as the cache is, and is otherwise refused. /, $HOME and the directories above it, and a directory with .git in it, are refused whatever they hold. Inside the cache, only names laid out as the cache's are removed; anything else is left in place with a warning naming it. A symbolic link is removed as a link; what it points to is left alone. The seed corpus in testdata/fuzz/ is never touched."
+fuzz-clean removes only what is its own. The cache directory must carry the CACHEDIR.TAG that \
+    fuzz-run writes when it creates it; a directory without one is cleaned (and tagged) only if \
+    everything in it is laid out as the cache is, and is otherwise refused. /, $HOME and the \
+    directories above it, and a directory with .git in it, are refused whatever they hold. Inside \
+    the cache, only names laid out as the cache's are removed; anything else is left in place with \
+    a warning naming it. A symbolic link is removed as a link; what it points to is left alone. \
+    The seed corpus in testdata/fuzz/ is never touched."
 )]
 pub struct Cli {
     /// Remove only this library's cache (default: every library's)
@@ -41,7 +52,8 @@ pub struct Cli {
 
     /// Remove nothing; print what would be removed
     ///
-    /// Each path goes to standard output, one per line, entries before the directories that hold them; the summary on standard error says "would remove".
+    /// Each path goes to standard output, one per line, entries before the directories that hold
+    /// them; the summary on standard error says "would remove".
     #[arg(long = "n")]
     pub dry_run: bool,
 
@@ -60,7 +72,8 @@ fn parse_older(s: &str) -> Result<Duration, String> {
     let d = fuzz_core::duration::parse(s)?;
     if d.is_zero() {
         return Err(format!(
-            "{s:?} is no age: -older takes a positive duration (to remove every entry, leave -older out)"
+            "{s:?} is no age: -older takes a positive duration (to remove every entry, leave \
+                -older out)"
         ));
     }
     Ok(d)
@@ -72,11 +85,23 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
         (
             "FILES",
             "\
-<cache>/<library id>/<Target>/ :: The generated corpus of one target of one library: one file per input, in Go's \"go test fuzz v1\" format. The library id is the library's name (its file name without \"lib\" and \".so...\"), a dash, and the first 16 hex digits of the SHA-256 of its canonical absolute path, so a rebuilt library keeps its cache, and a library that was moved or deleted leaves an orphan directory that only a whole clean or -older removes.
+<cache>/<library id>/<Target>/ :: The generated corpus of one target of one library: one file per
+input, in Go's \"go test fuzz v1\" format. The library id is the library's name (its file name
+without \"lib\" and \".so...\"), a dash, and the first 16 hex digits of the SHA-256 of its
+canonical absolute path, so a rebuilt library keeps its cache, and a library that was moved or
+deleted leaves an orphan directory that only a whole clean or -older removes.
 
-<cache> :: The cache directory: -fuzzcachedir DIR if given, else $FUZZCACHE, else $XDG_CACHE_HOME/fuzz, else $HOME/.cache/fuzz. Relative paths are resolved against the working directory (a relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification says). If it is a symbolic link to a directory, the link is resolved once and the directory it names is cleaned; the link itself is kept, and so is the cache directory.
+<cache> :: The cache directory: -fuzzcachedir DIR if given, else $FUZZCACHE, else
+$XDG_CACHE_HOME/fuzz, else $HOME/.cache/fuzz. Relative paths are resolved against the working
+directory (a relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification says). If
+it is a symbolic link to a directory, the link is resolved once and the directory it names is
+cleaned; the link itself is kept, and so is the cache directory.
 
-<cache>/CACHEDIR.TAG :: The Cache Directory Tagging file (https://bford.info/cachedir/), written by the tool that creates the cache. Backup tools skip a tagged directory, and fuzz-clean cleans only a tagged one, or an untagged one laid out entirely as <library id>/<Target>/<entry>, where an entry is named by 16 or 64 hex digits of its SHA-256 (or is .tmp-..., an unfinished write); such a directory is tagged by the first clean.
+<cache>/CACHEDIR.TAG :: The Cache Directory Tagging file (https://bford.info/cachedir/), written by
+the tool that creates the cache. Backup tools skip a tagged directory, and fuzz-clean cleans only a
+tagged one, or an untagged one laid out entirely as <library id>/<Target>/<entry>, where an entry
+is named by 16 or 64 hex digits of its SHA-256 (or is .tmp-..., an unfinished write); such a
+directory is tagged by the first clean.
 
 testdata/fuzz/<Target>/ :: The seed corpus, committed with the code. fuzz-clean never touches it.",
         ),
@@ -87,20 +112,33 @@ FUZZCACHE :: The cache directory, unless -fuzzcachedir is given.
 
 XDG_CACHE_HOME :: When set and FUZZCACHE is not, the cache is $XDG_CACHE_HOME/fuzz.
 
-HOME :: Otherwise the cache is $HOME/.cache/fuzz. A cache path that is $HOME, or a directory above it, is refused whatever it holds.
+HOME :: Otherwise the cache is $HOME/.cache/fuzz. A cache path that is $HOME, or a directory above
+it, is refused whatever it holds.
 
 Empty variables count as unset.",
         ),
         (
             "NOTES",
             "\
-The cache grows without bound as long as fuzz-run finds new inputs. fuzz-run touches each cache entry it loads, so an entry's modification time tells when a run last used it: run fuzz-clean -older from cron, or before a CI job saves its cache, to keep only what recent runs have used. Durations are Go's (300ms, 1h30m, 720h) with d for days (30d).
+The cache grows without bound as long as fuzz-run finds new inputs. fuzz-run touches each cache
+entry it loads, so an entry's modification time tells when a run last used it: run fuzz-clean
+-older from cron, or before a CI job saves its cache, to keep only what recent runs have used.
+Durations are Go's (300ms, 1h30m, 720h) with d for days (30d).
 
-Nothing is ever followed out of the cache: symbolic links met inside are removed as links. A file or directory inside the cache that does not have the cache's shape (a stray notes.txt, a hidden file, a directory where an entry belongs) is left in place with a warning naming it, and the exit status stays 0. Removal goes on past an entry that cannot be removed, with a warning naming it, and then exits 2.
+Nothing is ever followed out of the cache: symbolic links met inside are removed as links. A file
+or directory inside the cache that does not have the cache's shape (a stray notes.txt, a hidden
+file, a directory where an entry belongs) is left in place with a warning naming it, and the exit
+status stays 0. Removal goes on past an entry that cannot be removed, with a warning naming it, and
+then exits 2.
 
-A directory that is not a cache is refused with exit 2, one line naming it and why, and nothing removed: /, $HOME and the directories above it, a directory holding .git, and an untagged directory holding anything outside the cache's layout (fuzz-clean -fuzzcachedir . in a project, say).
+A directory that is not a cache is refused with exit 2, one line naming it and why, and nothing
+removed: /, $HOME and the directories above it, a directory holding .git, and an untagged directory
+holding anything outside the cache's layout (fuzz-clean -fuzzcachedir . in a project, say).
 
-Without -n, standard output stays empty and one summary line goes to standard error, e.g. \"fuzz-clean: removed 12 entries (3.4 KiB) from ~/.cache/fuzz\". With -n, the paths that would be removed are printed on standard output, files before the directories holding them, and the summary says \"would remove\". A cache directory that does not exist has nothing to remove: exit 0.",
+Without -n, standard output stays empty and one summary line goes to standard error, e.g.
+\"fuzz-clean: removed 12 entries (3.4 KiB) from ~/.cache/fuzz\". With -n, the paths that would be
+removed are printed on standard output, files before the directories holding them, and the summary
+says \"would remove\". A cache directory that does not exist has nothing to remove: exit 0.",
         ),
         (
             "EXAMPLES",

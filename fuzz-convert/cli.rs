@@ -10,7 +10,8 @@ use std::path::PathBuf;
 #[command(
     name = "fuzz-convert",
     version,
-    about = "Convert between \"go test fuzz v1\" corpus files and raw bytes; import AFL and libFuzzer corpora",
+    about = "Convert between \"go test fuzz v1\" corpus files and raw bytes; import AFL and \
+        libFuzzer corpora",
     long_about = "fuzz-convert moves inputs between Go's corpus format and the raw files other \
 tools use. to-raw extracts the bytes of one []byte or string argument of a v1 file; to-v1 \
 wraps raw bytes into a v1 file, as Go's file2fuzz does; import turns AFL output directories \
@@ -97,7 +98,8 @@ pub struct ToV1 {
     /// Write the v1 file to FILE instead of standard output (- is standard output).
     #[arg(long = "o", value_name = "FILE", conflicts_with = "dir")]
     pub output: Option<PathBuf>,
-    /// Write the file into DIR (created if needed), named by the SHA-256 of its bytes, and print its path.
+    /// Write the file into DIR (created if needed), named by the SHA-256 of its bytes, and print
+    /// its path.
     #[arg(long = "dir", value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// The raw file to wrap; - reads standard input.
@@ -156,23 +158,31 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
 };
 
 const FORMAT: &str = "\
-A corpus file is Go's \"go test fuzz v1\" format (golang/go#48717), read and written byte for byte as Go 1.19 does. The first line is the header
+A corpus file is Go's \"go test fuzz v1\" format (golang/go#48717), read and written byte for byte
+as Go 1.19 does. The first line is the header
 
     go test fuzz v1
 
-and every following line holds one argument of the fuzz target, in order, written as a Go conversion of a literal. Lines end in a newline; blank lines are ignored, and white space around a value is allowed. The types are:
+and every following line holds one argument of the fuzz target, in order, written as a Go
+conversion of a literal. Lines end in a newline; blank lines are ignored, and white space around a
+value is allowed. The types are:
 
 []byte(\"…\") :: a byte slice, as an interpreted string literal (\"…\") or a raw one (`…`).
 
 string(\"…\") :: a string; its bytes need not be UTF-8.
 
-int(…), int8(…), int16(…), int32(…), int64(…) :: signed integers, in decimal, or in hex (0x), octal (0o or a leading 0) or binary (0b), with an optional minus sign.
+int(…), int8(…), int16(…), int32(…), int64(…) :: signed integers, in decimal, or in hex (0x), octal
+(0o or a leading 0) or binary (0b), with an optional minus sign.
 
-uint(…), uint8(…), uint16(…), uint32(…), uint64(…) :: unsigned integers, likewise but without a sign.
+uint(…), uint8(…), uint16(…), uint32(…), uint64(…) :: unsigned integers, likewise but without a
+sign.
 
-byte('…'), rune('…') :: uint8 and int32 written as a character literal, which is how Go writes them (a number is accepted too).
+byte('…'), rune('…') :: uint8 and int32 written as a character literal, which is how Go writes them
+(a number is accepted too).
 
-float32(…), float64(…) :: floating-point numbers in decimal or hex notation, including float64(NaN), float64(+Inf) and float64(-Inf); a NaN with an unusual payload is written math.Float64frombits(0x…) or math.Float32frombits(0x…), which is read back bit for bit.
+float32(…), float64(…) :: floating-point numbers in decimal or hex notation, including
+float64(NaN), float64(+Inf) and float64(-Inf); a NaN with an unusual payload is written
+math.Float64frombits(0x…) or math.Float32frombits(0x…), which is read back bit for bit.
 
 bool(true), bool(false) :: booleans.
 
@@ -183,25 +193,50 @@ An example, the entry of a target func(t *testing.T, s string, n int64, b []byte
     int64(-7)
     []byte(\"\\x00\\xffBUG\")
 
-Canonical output, which these tools write, matches Go 1.19's byte for byte: strings are quoted as Go's strconv.Quote quotes them, and what counts as printable follows unicode.IsPrint with Go 1.19's tables, which are Unicode 13. A file Go reads, these tools read; a file Go refuses, they refuse, naming the file, the line and the reason.
+Canonical output, which these tools write, matches Go 1.19's byte for byte: strings are quoted as
+Go's strconv.Quote quotes them, and what counts as printable follows unicode.IsPrint with Go 1.19's
+tables, which are Unicode 13. A file Go reads, these tools read; a file Go refuses, they refuse,
+naming the file, the line and the reason.
 
-Files are named by the first 16 hex digits of the SHA-256 of their exact bytes, as current Go names them. Go 1.19 wrote all 64 digits; both are digest names, and a file of any other name is read all the same.
+Files are named by the first 16 hex digits of the SHA-256 of their exact bytes, as current Go names
+them. Go 1.19 wrote all 64 digits; both are digest names, and a file of any other name is read all
+the same.
 
-custom(\"type\", []byte(\"…\")) is our one extension, for values a target mutates itself; Go does not read it. to-raw and export extract its bytes like those of a []byte.";
+custom(\"type\", []byte(\"…\")) is our one extension, for values a target mutates itself; Go does
+not read it. to-raw and export extract its bytes like those of a []byte.";
 
 const AFL_LIBFUZZER: &str = "\
-AFL and AFL++ write an output directory (-o) holding one directory per fuzzer instance: default/ for a single instance, or the names given to -M and -S. Each instance directory has queue/ (the corpus), crashes/ and hangs/, whose inputs are named id:NNNNNN,… (id_NNNNNN,… where a colon cannot be used), and metadata that is not input: fuzzer_stats, plot_data, cmdline, fuzz_bitmap, .cur_input, .synced/, crashes/README.txt and queue/.state/. import takes only the id: files of queue/, crashes/ and hangs/, from whichever level SRC names. A directory called queue, crashes or hangs counts as AFL's when it sits in an instance directory or holds id: files.
+AFL and AFL++ write an output directory (-o) holding one directory per fuzzer instance: default/
+for a single instance, or the names given to -M and -S. Each instance directory has queue/ (the
+corpus), crashes/ and hangs/, whose inputs are named id:NNNNNN,… (id_NNNNNN,… where a colon cannot
+be used), and metadata that is not input: fuzzer_stats, plot_data, cmdline, fuzz_bitmap,
+.cur_input, .synced/, crashes/README.txt and queue/.state/. import takes only the id: files of
+queue/, crashes/ and hangs/, from whichever level SRC names. A directory called queue, crashes or
+hangs counts as AFL's when it sits in an instance directory or holds id: files.
 
-libFuzzer keeps its corpus in flat directories of raw files with any names (usually the SHA-1 of the contents), and writes crash-, leak-, timeout- and oom- files beside it. import takes every regular file of such a directory whose name does not start with a dot; subdirectories are skipped with a warning. A single file given as SRC is imported whatever its name.
+libFuzzer keeps its corpus in flat directories of raw files with any names (usually the SHA-1 of
+the contents), and writes crash-, leak-, timeout- and oom- files beside it. import takes every
+regular file of such a directory whose name does not start with a dot; subdirectories are skipped
+with a warning. A single file given as SRC is imported whatever its name.
 
-Each input becomes the entry []byte(\"…\") (or string(\"…\") under -type string), exactly what to-v1 writes, in <testdata>/fuzz/<NAME>/, named by its digest. Inputs are taken whole, however large; the target's -max_len applies when fuzzing, not here. Inputs already present (the same bytes under any name, including Go's 64-digit names) are counted, not rewritten, so running import again adds nothing. An input that is itself a v1 file is wrapped like any other, with a warning: fuzz-corpus merge is the way to copy entries between corpus directories.
+Each input becomes the entry []byte(\"…\") (or string(\"…\") under -type string), exactly what
+to-v1 writes, in <testdata>/fuzz/<NAME>/, named by its digest. Inputs are taken whole, however
+large; the target's -max_len applies when fuzzing, not here. Inputs already present (the same bytes
+under any name, including Go's 64-digit names) are counted, not rewritten, so running import again
+adds nothing. An input that is itself a v1 file is wrapped like any other, with a warning:
+fuzz-corpus merge is the way to copy entries between corpus directories.
 
-export goes the other way, for seeding AFL (-i) or libFuzzer (corpus directory arguments) with a Go corpus: every entry's value becomes a raw file of the same name. Go's entries for multi-argument targets need -arg N; AFL and libFuzzer harnesses that decode several values from one input need their own conversion.";
+export goes the other way, for seeding AFL (-i) or libFuzzer (corpus directory arguments) with a Go
+corpus: every entry's value becomes a raw file of the same name. Go's entries for multi-argument
+targets need -arg N; AFL and libFuzzer harnesses that decode several values from one input need
+their own conversion.";
 
 const FILES: &str = "\
-testdata/fuzz/<Target>/ :: The seed corpus of a target, relative to the current directory unless -testdata names another testdata directory. import writes here.
+testdata/fuzz/<Target>/ :: The seed corpus of a target, relative to the current directory unless
+-testdata names another testdata directory. import writes here.
 
-<cache>/<library id>/<Target>/ :: The generated corpus of fuzz-run(1), in the same format; to-raw and export read it like any corpus directory.";
+<cache>/<library id>/<Target>/ :: The generated corpus of fuzz-run(1), in the same format; to-raw
+and export read it like any corpus directory.";
 
 const EXAMPLES: &str = "\
 Print the input of a crasher that Go or fuzz-run wrote:
@@ -220,7 +255,8 @@ Wrap standard input as a string entry:
 
     printf 'hello' | fuzz-convert to-v1 -type string -
 
-Import an AFL++ run (every instance's queue, crashes and hangs) and a libFuzzer corpus into the seed corpus of the target png_read:
+Import an AFL++ run (every instance's queue, crashes and hangs) and a libFuzzer corpus into the
+seed corpus of the target png_read:
 
     fuzz-convert import -target png_read out/ corpus/
 

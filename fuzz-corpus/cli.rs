@@ -7,8 +7,12 @@ use std::path::PathBuf;
 #[command(
     name = "fuzz-corpus",
     version,
-    about = "List, check, format, merge and measure the coverage of directories of \"go test fuzz v1\" corpus files",
-    long_about = "fuzz-corpus works on corpus directories such as testdata/fuzz/<Target>/ and the generated cache: it lists their entries, checks that every file parses as Go would read it, rewrites files in Go's canonical form, merges directories without duplicates, and reports which functions of a target library a corpus reaches."
+    about = "List, check, format, merge and measure the coverage of directories of \"go test fuzz \
+        v1\" corpus files",
+    long_about = "fuzz-corpus works on corpus directories such as testdata/fuzz/<Target>/ and the \
+        generated cache: it lists their entries, checks that every file parses as Go would read \
+        it, rewrites files in Go's canonical form, merges directories without duplicates, and \
+        reports which functions of a target library a corpus reaches."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -17,7 +21,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// List the entries of corpus directories (or files): name, size, types and a preview of each value.
+    /// List the entries of corpus directories (or files): name, size, types and a preview of each
+    /// value.
     List {
         /// Print one JSON object per entry instead of a table.
         #[arg(long = "json")]
@@ -47,16 +52,23 @@ pub enum Command {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
     },
-    /// Copy into DST every entry of the SRC directories that DST does not have (same bytes = same entry); with -lib, only entries that add coverage.
+    /// Copy into DST every entry of the SRC directories that DST does not have (same bytes = same
+    /// entry); with -lib, only entries that add coverage.
     Merge {
-        /// Keep only entries that add coverage of this target library, smallest first (libFuzzer's -merge=1).
+        /// Keep only entries that add coverage of this target library, smallest first (libFuzzer's
+        /// -merge=1).
         #[arg(long = "lib", value_name = "LIB.so")]
         lib: Option<PathBuf>,
         /// With -lib: the target (needed when the library has several).
         #[arg(long = "target", value_name = "NAME")]
         target: Option<String>,
         /// With -lib: time one entry may run before it counts as a hang (and is skipped).
-        #[arg(long = "timeout", value_name = "D", default_value = "10s", value_parser = fuzz_core::duration::parse)]
+        #[arg(
+            long = "timeout",
+            value_name = "D",
+            default_value = "10s",
+            value_parser = fuzz_core::duration::parse
+        )]
         timeout: std::time::Duration,
         /// The directory to merge into (created if needed).
         #[arg(value_name = "DST")]
@@ -65,18 +77,26 @@ pub enum Command {
         #[arg(value_name = "SRC", required = true)]
         srcs: Vec<PathBuf>,
     },
-    /// Report which functions of a target library the entries reach: covered blocks of each function, least covered first, and the totals; -html also draws it.
+    /// Report which functions of a target library the entries reach: covered blocks of each
+    /// function, least covered first, and the totals; -html also draws it.
     Cover {
-        /// The target library, built with -fsanitize-coverage=inline-8bit-counters,pc-table (add -g for source lines).
+        /// The target library, built with -fsanitize-coverage=inline-8bit-counters,pc-table (add -g
+        /// for source lines).
         #[arg(value_name = "LIB.so")]
         lib: PathBuf,
         /// The target (needed when the library has several).
         #[arg(long = "target", value_name = "NAME")]
         target: Option<String>,
         /// Time one entry may run before it counts as a hang (and is skipped).
-        #[arg(long = "timeout", value_name = "D", default_value = "10s", value_parser = fuzz_core::duration::parse)]
+        #[arg(
+            long = "timeout",
+            value_name = "D",
+            default_value = "10s",
+            value_parser = fuzz_core::duration::parse
+        )]
         timeout: std::time::Duration,
-        /// Also write the report as a self-contained HTML page to FILE; - writes the page to stdout instead of the listing.
+        /// Also write the report as a self-contained HTML page to FILE; - writes the page to stdout
+        /// instead of the listing.
         #[arg(long = "html", value_name = "FILE")]
         html: Option<PathBuf>,
         /// Corpus directories or single files.
@@ -100,17 +120,47 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
         ("EXIT STATUS", crate::man::EXIT_STATUS),
         (
             "OUTPUT",
-            "list prints one line per entry: the file name, its size in bytes, its types separated by commas, and a preview of each value (strings and byte slices quoted as Go would, cut at 32 bytes with …). With -json, each line is a JSON object with the fields path, name, size, types (array of strings), values (array of previews), and, for a malformed file, error instead of types and values.
+            "list prints one line per entry: the file name, its size in bytes, its types separated
+by commas, and a preview of each value (strings and byte slices quoted as Go would, cut at 32 bytes
+with …). With -json, each line is a JSON object with the fields path, name, size, types (array of
+strings), values (array of previews), and, for a malformed file, error instead of types and values.
 
-check prints nothing on stdout when every file parses; each malformed file gets one line, file:line: reason. File names that are not digests (16 or 64 hex digits of the SHA-256) are noted on stderr without failing.
+check prints nothing on stdout when every file parses; each malformed file gets one line,
+file:line: reason. File names that are not digests (16 or 64 hex digits of the SHA-256) are noted
+on stderr without failing.
 
-merge writes each new entry as a file named by the first 16 hex digits of the SHA-256 of its bytes, atomically, so two merges into the same directory at once are safe; it prints the paths it added on stdout and a count on stderr.
+merge writes each new entry as a file named by the first 16 hex digits of the SHA-256 of its bytes,
+atomically, so two merges into the same directory at once are safe; it prints the paths it added on
+stdout and a count on stderr.
 
-merge -lib LIB.so runs the entries through the target (in a fuzz-worker process): first every entry of DST, for the coverage it has, then the entries of the SRC directories from the smallest to the largest, keeping those that reach coverage DST does not have yet, as libFuzzer's -merge=1 does. An entry that crashes the target or hangs past -timeout is skipped and named on stderr; the worker is replaced. Entries are written as they are kept, so a merge stopped half-way is resumed by running it again: what it already wrote is part of DST's coverage then.
+merge -lib LIB.so runs the entries through the target (in a fuzz-worker process): first every entry
+of DST, for the coverage it has, then the entries of the SRC directories from the smallest to the
+largest, keeping those that reach coverage DST does not have yet, as libFuzzer's -merge=1 does. An
+entry that crashes the target or hangs past -timeout is skipped and named on stderr; the worker is
+replaced. Entries are written as they are kept, so a merge stopped half-way is resumed by running
+it again: what it already wrote is part of DST's coverage then.
 
-cover LIB.so DIR... runs every entry through the target (in a fuzz-worker process, as merge -lib does: an entry that crashes or hangs past -timeout is skipped and named on stderr; a typed target's failure is noted and its coverage counts) and prints one line per function of the library: covered blocks/total blocks, the percentage, the function's name (Rust and C++ names demangled) and its source file:line when the library has debug information (-g; relative to the current directory when below it), else the address of its entry in the library. Functions the corpus never reaches come first, then the partly covered ones from the least covered up, then the fully covered ones. The last line gives the totals: covered: F/N functions (P%), B/M blocks (Q%); a function counts as covered when any of its blocks is. A block is a basic block of the library's PC table, so the library must be built with -fsanitize-coverage=inline-8bit-counters,pc-table (or -fsanitize=fuzzer-no-link); a library without one (gcc's trace-pc, trace-pc-guard) is refused. Coverage is the library's, whichever target runs it; the library's initialisation (constructors, LLVMFuzzerInitialize) counts with the first entry.
+cover LIB.so DIR... runs every entry through the target (in a fuzz-worker process, as merge -lib
+does: an entry that crashes or hangs past -timeout is skipped and named on stderr; a typed target's
+failure is noted and its coverage counts) and prints one line per function of the library: covered
+blocks/total blocks, the percentage, the function's name (Rust and C++ names demangled) and its
+source file:line when the library has debug information (-g; relative to the current directory when
+below it), else the address of its entry in the library. Functions the corpus never reaches come
+first, then the partly covered ones from the least covered up, then the fully covered ones. The
+last line gives the totals: covered: F/N functions (P%), B/M blocks (Q%); a function counts as
+covered when any of its blocks is. A block is a basic block of the library's PC table, so the
+library must be built with -fsanitize-coverage=inline-8bit-counters,pc-table (or
+-fsanitize=fuzzer-no-link); a library without one (gcc's trace-pc, trace-pc-guard) is refused.
+Coverage is the library's, whichever target runs it; the library's initialisation (constructors,
+LLVMFuzzerInitialize) counts with the first entry.
 
-With -html FILE, cover also writes the report as one self-contained HTML page (no scripts, nothing fetched): the totals at the top, then the functions grouped by source file (by name prefix without debug information), each with a bar of its covered blocks, its line and how many entries reach it; functions not reached, partly and fully covered differ in colour and mark. The page is written atomically once the report is complete; -html - writes the page to stdout instead of the listing. A malformed entry, one of the wrong types for the target, or a library that cannot be loaded stops cover before anything runs or is written (exit 2).",
+With -html FILE, cover also writes the report as one self-contained HTML page (no scripts, nothing
+fetched): the totals at the top, then the functions grouped by source file (by name prefix without
+debug information), each with a bar of its covered blocks, its line and how many entries reach it;
+functions not reached, partly and fully covered differ in colour and mark. The page is written
+atomically once the report is complete; -html - writes the page to stdout instead of the listing. A
+malformed entry, one of the wrong types for the target, or a library that cannot be loaded stops
+cover before anything runs or is written (exit 2).",
         ),
         (
             "EXAMPLES",

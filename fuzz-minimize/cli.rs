@@ -7,8 +7,20 @@ use std::path::PathBuf;
 #[command(
     name = "fuzz-minimize",
     version,
-    about = "Shrink an input that makes a target fail (or that adds coverage) to the smallest one that still does",
-    long_about = "fuzz-minimize shrinks INPUT against a target of LIB: it keeps failing (any failure; with -same, at the same crash site), or with -coverage keeps every coverage feature it reaches. The smallest input found is written to -o (default: stdout); sizes before and after, the number of executions and progress go to stderr.\n\nIt uses Go's strategy (cut the tail, remove bytes, remove runs of bytes, make bytes readable) on every string and []byte argument, and moves numbers towards zero. Go's step that removes runs of bytes is quadratic; here it is bounded to O(n log n) on inputs above 128 bytes (golang/go#48820). Each candidate that must fail runs in a child process the worker forks, so inputs that crash the process are minimized too. A crash site is the failure's kind and the top three frames inside the target library (module + offset); for a typed target's failure, where a Rust panic happened. Ctrl-C stops and writes the smallest input so far."
+    about = "Shrink an input that makes a target fail (or that adds coverage) to the smallest one \
+        that still does",
+    long_about = "fuzz-minimize shrinks INPUT against a target of LIB: it keeps failing (any \
+        failure; with -same, at the same crash site), or with -coverage keeps every coverage \
+        feature it reaches. The smallest input found is written to -o (default: stdout); sizes \
+        before and after, the number of executions and progress go to stderr.\n\n\
+        It uses Go's strategy (cut the tail, remove bytes, remove runs of bytes, make bytes \
+        readable) on every string and []byte argument, and moves numbers towards zero. Go's step \
+        that removes runs of bytes is quadratic; here it is bounded to O(n log n) on inputs above \
+        128 bytes (golang/go#48820). Each candidate that must fail runs in a child process the \
+        worker forks, so inputs that crash the process are minimized too. A crash site is the \
+        failure's kind and the top three frames inside the target library (module + offset); for a \
+        typed target's failure, where a Rust panic happened. Ctrl-C stops and writes the smallest \
+        input so far."
 )]
 pub struct Cli {
     /// The target library.
@@ -33,10 +45,20 @@ pub struct Cli {
     #[arg(long = "same")]
     pub same: bool,
     /// Time (or count, Nx) the minimization may take.
-    #[arg(long = "fuzzminimizetime", value_name = "D|Nx", default_value = "60s", value_parser = fuzz_core::duration::Limit::parse)]
+    #[arg(
+        long = "fuzzminimizetime",
+        value_name = "D|Nx",
+        default_value = "60s",
+        value_parser = fuzz_core::duration::Limit::parse
+    )]
     pub fuzzminimizetime: fuzz_core::duration::Limit,
     /// Time one execution may run before it counts as a hang.
-    #[arg(long = "timeout", value_name = "D", default_value = "10s", value_parser = fuzz_core::duration::parse)]
+    #[arg(
+        long = "timeout",
+        value_name = "D",
+        default_value = "10s",
+        value_parser = fuzz_core::duration::parse
+    )]
     pub timeout: std::time::Duration,
     /// Resident memory (MiB) one execution may reach before it counts as
     /// out of memory.
@@ -52,9 +74,11 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
 
 1 :: The input does not fail (nothing to keep); with -coverage, it reaches no coverage.
 
-2 :: Misuse: a bad flag or value, an input that cannot be read or parsed, a library that cannot be loaded.
+2 :: Misuse: a bad flag or value, an input that cannot be read or parsed, a library that cannot be
+loaded.
 
-Every error is one line on standard error, \"fuzz-minimize: what is wrong\", naming the file, line or flag.",
+Every error is one line on standard error, \"fuzz-minimize: what is wrong\", naming the file, line
+or flag.",
         ),
         (
             "EXAMPLES",

@@ -7,8 +7,50 @@ use std::path::PathBuf;
 #[command(
     name = "fuzz-run",
     version,
-    about = "Replay a target library's seed corpus, or fuzz its targets (go test -fuzz for shared objects)",
-    long_about = "Without -fuzz, fuzz-run works like plain `go test`: every target of LIB replays its seed corpus, the files in <testdata>/fuzz/<Target>/ (every regular file whatever its name, in name order; subdirectories are ignored), and the results are reported on standard output in go test's format (see OUTPUT in fuzz-run(1)). -run REGEXP selects targets and -run Target/NAME single entries, as go test -run does: the pattern is split on '/', the first part matches target names and the second seed file names, both unanchored. -v prints a line per entry, -json one JSON object per entry and per target.\n\nEvery seed file must be a \"go test fuzz v1\" file holding the target's argument types ([]byte for a libFuzzer entry point; fuzz-convert import makes such files from raw ones). As in Go, one malformed file or one of the wrong types fails its whole target: every bad file is listed as file:line: reason and none of that target's entries runs. A target without a seed corpus passes. The entries of each target run in one fuzz-worker process under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and the others still run.\n\nExit status 0 when every entry passes, 1 when any fails, crashes or hangs or any seed file is bad, 2 on misuse: a library that cannot be loaded, an invalid regular expression, -run matching no target (or, with Target/NAME, no entry).\n\nWith -fuzz REGEXP, fuzz-run fuzzes the target the expression matches (none: exit 2 naming the targets there are; several take turns, see SEVERAL TARGETS in fuzz-run(1)). It loads the seed corpus and the generated corpus (the cache; see FILES), starts -parallel fuzz-worker processes, runs every entry once for baseline coverage (an empty corpus starts from the zero values), then lets the workers mutate: Go's mutator, plus what Go lacks (each switched with its flag): comparison operands written into inputs (-use_cmp; -cmp_lib takes them from a second build with trace-cmp, so that LIB can be built without it and run faster), an automatic dictionary of the operands that paid off and of the wide constants in the target's code (-auto_dict), dictionary words (-dict), whole UTF-8 characters written into text (-utf8 1, off by default), parents chosen by the rarity of the coverage they reach instead of round-robin (-entropic), two entries spliced into one (-cross_over), and inputs that grow by small steps (-len_control). An input that reaches new coverage is minimized (for at most 1 s, and in all for at most a tenth of the executions, beyond which inputs are kept as found) and written to the cache; a failure is minimized within -fuzzminimizetime, written to testdata/fuzz/<Target>/ and reported like go test's (see FUZZING OUTPUT), exit 1. A worker that crashes, hangs past -timeout or passes -rss_limit_mb is a finding too: the exact input is read from the memory it shares with fuzz-run, a crash is minimized keeping its crash site (each candidate in a forked child), and the worker is replaced. With -keepfuzzing, one crasher per crash site is kept and fuzzing goes on. Progress goes to standard error every 3 seconds in Go's words. Ctrl-C stops the workers and exits 0, or 1 when a crasher was saved (a failure being minimized is saved as it stands).\n\nThe flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, -entropic, -cross_over, -len_control, -seed) are ignored without it."
+    about = "Replay a target library's seed corpus, or fuzz its targets (go test -fuzz for shared \
+        objects)",
+    long_about = "Without -fuzz, fuzz-run works like plain `go test`: every target of LIB replays \
+        its seed corpus, the files in <testdata>/fuzz/<Target>/ (every regular file whatever its \
+        name, in name order; subdirectories are ignored), and the results are reported on standard \
+        output in go test's format (see OUTPUT in fuzz-run(1)). -run REGEXP selects targets and \
+        -run Target/NAME single entries, as go test -run does: the pattern is split on '/', the \
+        first part matches target names and the second seed file names, both unanchored. -v prints \
+        a line per entry, -json one JSON object per entry and per target.\n\n\
+        Every seed file must be a \"go test fuzz v1\" file holding the target's argument types \
+        ([]byte for a libFuzzer entry point; fuzz-convert import makes such files from raw ones). \
+        As in Go, one malformed file or one of the wrong types fails its whole target: every bad \
+        file is listed as file:line: reason and none of that target's entries runs. A target \
+        without a seed corpus passes. The entries of each target run in one fuzz-worker process \
+        under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and \
+        the others still run.\n\n\
+        Exit status 0 when every entry passes, 1 when any fails, crashes or hangs or any seed file \
+        is bad, 2 on misuse: a library that cannot be loaded, an invalid regular expression, -run \
+        matching no target (or, with Target/NAME, no entry).\n\n\
+        With -fuzz REGEXP, fuzz-run fuzzes the target the expression matches (none: exit 2 naming \
+        the targets there are; several take turns, see SEVERAL TARGETS in fuzz-run(1)). It loads \
+        the seed corpus and the generated corpus (the cache; see FILES), starts -parallel \
+        fuzz-worker processes, runs every entry once for baseline coverage (an empty corpus starts \
+        from the zero values), then lets the workers mutate: Go's mutator, plus what Go lacks \
+        (each switched with its flag): comparison operands written into inputs (-use_cmp; -cmp_lib \
+        takes them from a second build with trace-cmp, so that LIB can be built without it and run \
+        faster), an automatic dictionary of the operands that paid off and of the wide constants \
+        in the target's code (-auto_dict), dictionary words (-dict), whole UTF-8 characters \
+        written into text (-utf8 1, off by default), parents chosen by the rarity of the coverage \
+        they reach instead of round-robin (-entropic), two entries spliced into one (-cross_over), \
+        and inputs that grow by small steps (-len_control). An input that reaches new coverage is \
+        minimized (for at most 1 s, and in all for at most a tenth of the executions, beyond which \
+        inputs are kept as found) and written to the cache; a failure is minimized within \
+        -fuzzminimizetime, written to testdata/fuzz/<Target>/ and reported like go test's (see \
+        FUZZING OUTPUT), exit 1. A worker that crashes, hangs past -timeout or passes \
+        -rss_limit_mb is a finding too: the exact input is read from the memory it shares with \
+        fuzz-run, a crash is minimized keeping its crash site (each candidate in a forked child), \
+        and the worker is replaced. With -keepfuzzing, one crasher per crash site is kept and \
+        fuzzing goes on. Progress goes to standard error every 3 seconds in Go's words. Ctrl-C \
+        stops the workers and exits 0, or 1 when a crasher was saved (a failure being minimized is \
+        saved as it stands).\n\n\
+        The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
+        -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, \
+        -entropic, -cross_over, -len_control, -seed) are ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
@@ -23,12 +65,18 @@ pub struct Cli {
     #[arg(long = "run", value_name = "REGEXP")]
     pub run: Option<String>,
 
-    /// How long to fuzz: a duration (10s, 1h30m) or a count of executions (1000x). Default: until stopped.
+    /// How long to fuzz: a duration (10s, 1h30m) or a count of executions (1000x). Default: until
+    /// stopped.
     #[arg(long = "fuzztime", value_name = "D|Nx", value_parser = fuzz_core::duration::Limit::parse)]
     pub fuzztime: Option<fuzz_core::duration::Limit>,
 
     /// Time (or count, Nx) allowed to minimize each failing or new input.
-    #[arg(long = "fuzzminimizetime", value_name = "D|Nx", default_value = "60s", value_parser = fuzz_core::duration::Limit::parse)]
+    #[arg(
+        long = "fuzzminimizetime",
+        value_name = "D|Nx",
+        default_value = "60s",
+        value_parser = fuzz_core::duration::Limit::parse
+    )]
     pub fuzzminimizetime: fuzz_core::duration::Limit,
 
     /// Number of worker processes. Default: the number of CPUs.
@@ -39,7 +87,8 @@ pub struct Cli {
     #[arg(long = "keepfuzzing")]
     pub keepfuzzing: bool,
 
-    /// Directory of the generated corpus cache (default: $FUZZCACHE, $XDG_CACHE_HOME/fuzz or ~/.cache/fuzz); a relative path is resolved against the working directory.
+    /// Directory of the generated corpus cache (default: $FUZZCACHE, $XDG_CACHE_HOME/fuzz or
+    /// ~/.cache/fuzz); a relative path is resolved against the working directory.
     #[arg(long = "fuzzcachedir", value_name = "DIR")]
     pub fuzzcachedir: Option<PathBuf>,
 
@@ -48,7 +97,12 @@ pub struct Cli {
     pub testdata: PathBuf,
 
     /// Time one input may run before it counts as a hang.
-    #[arg(long = "timeout", value_name = "D", default_value = "10s", value_parser = fuzz_core::duration::parse)]
+    #[arg(
+        long = "timeout",
+        value_name = "D",
+        default_value = "10s",
+        value_parser = fuzz_core::duration::parse
+    )]
     pub timeout: std::time::Duration,
 
     /// Memory limit of a worker in MiB; exceeding it is a finding.
@@ -59,35 +113,83 @@ pub struct Cli {
     #[arg(long = "max_len", value_name = "N", default_value_t = 4096)]
     pub max_len: usize,
 
-    /// A dictionary (AFL/libFuzzer format: one "word" or name="word" per line, \xNN escapes) whose words the mutator writes into inputs.
+    /// A dictionary (AFL/libFuzzer format: one "word" or name="word" per line, \xNN escapes) whose
+    /// words the mutator writes into inputs.
     #[arg(long = "dict", value_name = "FILE")]
     pub dict: Option<PathBuf>,
 
-    /// A second build of LIB, with comparison tracing (trace-cmp), run only for the operands of the comparisons its targets make: about one input in twenty runs through it, so that LIB itself can be built without trace-cmp and run at full speed, as AFL++'s CmpLog binary (-c) is used. Its libFuzzer entry stands for LIB's, its typed targets for the ones of the same name and types.
+    /// A second build of LIB, with comparison tracing (trace-cmp), run only for the operands of the
+    /// comparisons its targets make: about one input in twenty runs through it, so that LIB itself
+    /// can be built without trace-cmp and run at full speed, as AFL++'s CmpLog binary (-c) is used.
+    /// Its libFuzzer entry stands for LIB's, its typed targets for the ones of the same name and
+    /// types.
     #[arg(long = "cmp_lib", value_name = "FILE")]
     pub cmp_lib: Option<PathBuf>,
 
-    /// Use the operands of the comparisons the target makes to guide mutation (1, the default) or not (0): where one operand is in the input (as bytes in either byte order, or as the decimal digits of a number the target read from text), the other is written there.
-    #[arg(long = "use_cmp", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    /// Use the operands of the comparisons the target makes to guide mutation (1, the default) or
+    /// not (0): where one operand is in the input (as bytes in either byte order, or as the decimal
+    /// digits of a number the target read from text), the other is written there.
+    #[arg(
+        long = "use_cmp",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
     pub use_cmp: bool,
 
-    /// Choose which entry to mutate by the rarity of the coverage it reaches, small entries first (1, the default), or round-robin as Go does (0).
-    #[arg(long = "entropic", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    /// Choose which entry to mutate by the rarity of the coverage it reaches, small entries first
+    /// (1, the default), or round-robin as Go does (0).
+    #[arg(
+        long = "entropic",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
     pub entropic: bool,
 
     /// Now and then splice two entries into one before mutating (1, the default), or never (0).
-    #[arg(long = "cross_over", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    #[arg(
+        long = "cross_over",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
     pub cross_over: bool,
 
-    /// An automatic dictionary (1, the default), or none (0): the comparison operands that led to new coverage (with -use_cmp), and the constants of comparisons wider than 8 bytes read from the target's x86-64 code, which no comparison callback shows (rustc's `slice == b"MAGIC_1234"`).
-    #[arg(long = "auto_dict", value_name = "0|1", default_value = "1", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    /// An automatic dictionary (1, the default), or none (0): the comparison operands that led to
+    /// new coverage (with -use_cmp), and the constants of comparisons wider than 8 bytes read from
+    /// the target's x86-64 code, which no comparison callback shows (rustc's `slice ==
+    /// b"MAGIC_1234"`).
+    #[arg(
+        long = "auto_dict",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
     pub auto_dict: bool,
 
-    /// Now and then write a whole character outside ASCII (two to four bytes of UTF-8: é, Ж, 日, 😀) into a []byte or string argument that is valid UTF-8, inserted or in place of one (1), or never (0, the default). Byte mutations almost never make such a character, and a target that reads text rejects the broken sequences they make instead; arguments that are not valid UTF-8 are left alone. For targets whose paths need text in other scripts: on SQLite and serde_json it costs coverage (bench/README.md).
-    #[arg(long = "utf8", value_name = "0|1", default_value = "0", value_parser = parse_flag01, action = clap::ArgAction::Set)]
+    /// Now and then write a whole character outside ASCII (two to four bytes of UTF-8: é, Ж, 日, 😀)
+    /// into a []byte or string argument that is valid UTF-8, inserted or in place of one (1), or
+    /// never (0, the default). Byte mutations almost never make such a character, and a target that
+    /// reads text rejects the broken sequences they make instead; arguments that are not valid
+    /// UTF-8 are left alone. For targets whose paths need text in other scripts: on SQLite and
+    /// serde_json it costs coverage (bench/README.md).
+    #[arg(
+        long = "utf8",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
     pub utf8: bool,
 
-    /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to -max_len at once.
+    /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest
+    /// by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to
+    /// -max_len at once.
     #[arg(long = "len_control", value_name = "N", default_value_t = 100)]
     pub len_control: u32,
 
@@ -116,7 +218,8 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         (
             "OUTPUT",
-            "In regression mode (no -fuzz), results go to standard output in the shape of plain go test's, and only errors and warnings to standard error. A failing target looks like this:
+            "In regression mode (no -fuzz), results go to standard output in the shape of plain go
+test's, and only errors and warnings to standard error. A failing target looks like this:
 
     --- FAIL: FuzzRecord (0.01s)
         --- FAIL: FuzzRecord/3f2a9c0d11e4b5a6 (0.00s)
@@ -126,13 +229,26 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
     FAIL
     FAIL    ./librecord.so  0.123s
 
---- FAIL: Target (T) :: A target that failed, with the time it took. Under it, one block per failing entry: --- FAIL: Target/NAME, then what went wrong indented by eight spaces, then the command that re-runs just that entry (with the -testdata, -timeout and -rss_limit_mb given, when they are not the defaults). Entries' own times are not measured: they show 0.00s, except a hang, which shows the timeout.
+--- FAIL: Target (T) :: A target that failed, with the time it took. Under it, one block per
+failing entry: --- FAIL: Target/NAME, then what went wrong indented by eight spaces, then the
+command that re-runs just that entry (with the -testdata, -timeout and -rss_limit_mb given, when
+they are not the defaults). Entries' own times are not measured: they show 0.00s, except a hang,
+which shows the timeout.
 
-What went wrong :: For a typed target that returned failure, its message (what it wrote to standard error while running the entry; a Rust panic's message and location). For a crash, a first line naming it (crashed: SIGSEGV, asan: heap-buffer-overflow, stack overflow, timed out after 1s, out of memory (N MiB resident), exited with status N (the target called exit)), then what the target wrote and the symbolized backtrace, up to its last 400 lines.
+What went wrong :: For a typed target that returned failure, its message (what it wrote to standard
+error while running the entry; a Rust panic's message and location). For a crash, a first line
+naming it (crashed: SIGSEGV, asan: heap-buffer-overflow, stack overflow, timed out after 1s, out of
+memory (N MiB resident), exited with status N (the target called exit)), then what the target wrote
+and the symbolized backtrace, up to its last 400 lines.
 
-Malformed seed files :: A target whose seed corpus holds a file that is not a valid v1 file, or whose values are not of the target's types, fails without running anything: --- FAIL: Target (0.00s), then one line per bad file, indented by four spaces, as file:line: reason (file: reason for a type mismatch, which names the types found and wanted).
+Malformed seed files :: A target whose seed corpus holds a file that is not a valid v1 file, or
+whose values are not of the target's types, fails without running anything: --- FAIL: Target
+(0.00s), then one line per bad file, indented by four spaces, as file:line: reason (file: reason
+for a type mismatch, which names the types found and wanted).
 
--v :: Also lists what passes, as go test -v lists subtests: a line when each target and each of its entries starts, then the target's result with one line per entry under it. An entry the target rejected (it returned -1, Go's t.Skip) is a SKIP, which passes:
+-v :: Also lists what passes, as go test -v lists subtests: a line when each target and each of its
+entries starts, then the target's result with one line per entry under it. An entry the target
+rejected (it returned -1, Go's t.Skip) is a SKIP, which passes:
 
     === RUN   FuzzFlags
     === RUN   FuzzFlags/0a1b2c3d4e5f6a7b
@@ -144,9 +260,18 @@ Malformed seed files :: A target whose seed corpus holds a file that is not a va
     PASS
     ok      ./librecord.so  0.045s
 
-Last line :: When everything passed, ok, two spaces, a tab, LIB as given, a tab and the total time (preceded by a PASS line under -v); else a line FAIL, then FAIL, a tab, LIB, a tab and the time.
+Last line :: When everything passed, ok, two spaces, a tab, LIB as given, a tab and the total time
+(preceded by a PASS line under -v); else a line FAIL, then FAIL, a tab, LIB, a tab and the time.
 
--json :: Replaces all of the above with one JSON object per line. Per entry, once its target has run: event \"entry\", target, entry (the file name), file (its path), outcome (\"pass\", \"skip\" or \"fail\"), result (fuzz-worker's outcome: ok, rejected, failed, crashed, stack-overflow, timeout, oom, exit, or lost when the worker ended without reporting the entry), the worker's kind, message, report, exit_code, timeout_ms and rss_mb where they apply, and rerun (the re-run command) for a failure. Per target, after its entries: event \"target\", target, outcome (\"pass\" or \"fail\"), elapsed (seconds), entries, passed, skipped, failed, and malformed (the file:line: reason lines of its bad seed files; when there are any, no entry ran). Last: event \"end\", lib, outcome (\"ok\" or \"fail\"), elapsed, targets, failed (the number of failed targets).",
+-json :: Replaces all of the above with one JSON object per line. Per entry, once its target has
+run: event \"entry\", target, entry (the file name), file (its path), outcome (\"pass\", \"skip\"
+or \"fail\"), result (fuzz-worker's outcome: ok, rejected, failed, crashed, stack-overflow,
+timeout, oom, exit, or lost when the worker ended without reporting the entry), the worker's kind,
+message, report, exit_code, timeout_ms and rss_mb where they apply, and rerun (the re-run command)
+for a failure. Per target, after its entries: event \"target\", target, outcome (\"pass\" or
+\"fail\"), elapsed (seconds), entries, passed, skipped, failed, and malformed (the file:line:
+reason lines of its bad seed files; when there are any, no entry ran). Last: event \"end\", lib,
+outcome (\"ok\" or \"fail\"), elapsed, targets, failed (the number of failed targets).",
         ),
         (
             "FUZZING OUTPUT",
@@ -169,27 +294,61 @@ A failure, on standard output:
     FAIL
     FAIL    ./librecord.so  0.223s
 
-A worker's death reads \"fuzzing process crashed: SIGSEGV\" (or asan: heap-buffer-overflow, stack overflow, SIGABRT (Rust panic)), \"fuzzing process hung: an input ran longer than 10s (-timeout)\", \"fuzzing process ran out of memory (…)\" or \"fuzzing process exited unexpectedly: exit status 3\", followed by the target's report with a symbolized backtrace. A death inside the target's own custom mutator reads \"the target's custom mutator crashed: SIGSEGV\" (or hung, exited), then the call: which function, on the recorded input, with its max_size and seed (see CUSTOM MUTATORS); its kind in -json is \"custom mutator: SIGSEGV\" and so on. A seed that fails during baseline is reported with \"failure while testing seed corpus entry: Target/NAME\" and is not written again. A run that ends without failure prints PASS and ok, a tab, LIB and the time.
+A worker's death reads \"fuzzing process crashed: SIGSEGV\" (or asan: heap-buffer-overflow, stack
+overflow, SIGABRT (Rust panic)), \"fuzzing process hung: an input ran longer than 10s (-timeout)\",
+\"fuzzing process ran out of memory (…)\" or \"fuzzing process exited unexpectedly: exit status
+3\", followed by the target's report with a symbolized backtrace. A death inside the target's own
+custom mutator reads \"the target's custom mutator crashed: SIGSEGV\" (or hung, exited), then the
+call: which function, on the recorded input, with its max_size and seed (see CUSTOM MUTATORS); its
+kind in -json is \"custom mutator: SIGSEGV\" and so on. A seed that fails during baseline is
+reported with \"failure while testing seed corpus entry: Target/NAME\" and is not written again. A
+run that ends without failure prints PASS and ok, a tab, LIB and the time.
 
--json :: Replaces the standard output above with one JSON object per line, each with event, target (the target's name) and elapsed (seconds since the run started): start; turn, only when several targets take turns (workers, seconds: how long the turn may last, null for until the target is done); baseline (entries, coverage: the number of coverage features the corpus reaches, workers); progress, every 3 s (execs, execs_per_sec, new_interesting, total, coverage); new_input (path, size: the bytes of its []byte and string arguments, file_size: the v1 file's, new_features, coverage); failure (kind, message, report, path: the crasher written or null for a failing seed, site: the crash site, seed_entry); end (execs, new_interesting, coverage, failures, interrupted). A target whose seed corpus is malformed has only a failure event (kind \"malformed seed corpus\"). Progress lines still go to standard error.
+-json :: Replaces the standard output above with one JSON object per line, each with event, target
+(the target's name) and elapsed (seconds since the run started): start; turn, only when several
+targets take turns (workers, seconds: how long the turn may last, null for until the target is
+done); baseline (entries, coverage: the number of coverage features the corpus reaches, workers);
+progress, every 3 s (execs, execs_per_sec, new_interesting, total, coverage); new_input (path,
+size: the bytes of its []byte and string arguments, file_size: the v1 file's, new_features,
+coverage); failure (kind, message, report, path: the crasher written or null for a failing seed,
+site: the crash site, seed_entry); end (execs, new_interesting, coverage, failures, interrupted). A
+target whose seed corpus is malformed has only a failure event (kind \"malformed seed corpus\").
+Progress lines still go to standard error.
 
-Crash site :: The failure's kind and the top three frames inside the target library, as module + offset (for a typed target's failure: where a Rust panic happened). -keepfuzzing keeps one crasher per site; minimization keeps the site, so a shrink never turns one bug into another.
+Crash site :: The failure's kind and the top three frames inside the target library, as module +
+offset (for a typed target's failure: where a Rust panic happened). -keepfuzzing keeps one crasher
+per site; minimization keeps the site, so a shrink never turns one bug into another.
 
-Reproducible runs :: With -seed N and -parallel 1 on a deterministic target, a run with -fuzztime Nx makes the same inputs, the same corpus and the same counts every time: work is handed out in slices of executions, not of time.",
+Reproducible runs :: With -seed N and -parallel 1 on a deterministic target, a run with -fuzztime
+Nx makes the same inputs, the same corpus and the same counts every time: work is handed out in
+slices of executions, not of time.",
         ),
         (
             "SEVERAL TARGETS",
-            "When -fuzz matches several targets (Go refuses to), they take turns: during a turn, all -parallel workers serve one target; when the turn is over they stop, and the next target's workers start. Each target keeps its own corpus, coverage, cache directory, crash sites and counts for the whole run; its baseline runs once, on its first turn, and the fresh workers of a later turn are given its coverage and corpus instead. The targets take turns in the library's order, round-robin, so that each gets time early; a turn lasts at most 10 s, and hands over once the work in flight is done (a failure being minimized is finished first).
+            "When -fuzz matches several targets (Go refuses to), they take turns: during a turn,
+all -parallel workers serve one target; when the turn is over they stop, and the next target's
+workers start. Each target keeps its own corpus, coverage, cache directory, crash sites and counts
+for the whole run; its baseline runs once, on its first turn, and the fresh workers of a later turn
+are given its coverage and corpus instead. The targets take turns in the library's order,
+round-robin, so that each gets time early; a turn lasts at most 10 s, and hands over once the work
+in flight is done (a failure being minimized is finished first).
 
--fuzztime D :: The run takes D: each of the k targets has D/k, in turns. A target that stops early leaves its time to the others.
+-fuzztime D :: The run takes D: each of the k targets has D/k, in turns. A target that stops early
+leaves its time to the others.
 
--fuzztime Nx :: N executions for each target, the work it would get alone. With -seed, each target has a single turn, one after the other, so that each target's run is the reproducible run it would be alone.
+-fuzztime Nx :: N executions for each target, the work it would get alone. With -seed, each target
+has a single turn, one after the other, so that each target's run is the reproducible run it would
+be alone.
 
 No -fuzztime :: Turns of 10 s until Ctrl-C.
 
-A failure stops its target only (under -keepfuzzing, not even that): it is written and reported as above, and the other targets keep their turns; the exit status is then 1. A failing or malformed seed corpus fails its target the same way. Ctrl-C stops the run: every target ends where it stands (a failure being minimized is saved as it stands), exit 0, or 1 when any crasher was saved.
+A failure stops its target only (under -keepfuzzing, not even that): it is written and reported as
+above, and the other targets keep their turns; the exit status is then 1. A failing or malformed
+seed corpus fails its target the same way. Ctrl-C stops the run: every target ends where it stands
+(a failure being minimized is saved as it stands), exit 0, or 1 when any crasher was saved.
 
-Standard error starts with a line naming the targets and how they share the run, each turn starts with a line, and every line about a target ends with its name in brackets:
+Standard error starts with a line naming the targets and how they share the run, each turn starts
+with a line, and every line about a target ends with its name in brackets:
 
     fuzz: fuzzing 2 targets, 30s each, in turns of up to 10s: FuzzFlags, FuzzRecord
     fuzz: elapsed: 0s, turn of up to 10s with 2 workers [FuzzFlags]
@@ -197,28 +356,50 @@ Standard error starts with a line naming the targets and how they share the run,
     fuzz: elapsed: 3s, execs: 120934 (40311/sec), new interesting: 12 (total: 16) [FuzzFlags]
     fuzz: elapsed: 10s, turn of up to 10s with 2 workers [FuzzRecord]
 
-The last line of a turn is its target's progress; the rate counts only the target's own turns. On standard output, failures are reported as they are found; at the end, a --- PASS: Target (T) line for each target without failure (T: the time its turns took), then PASS and ok, or FAIL and FAIL, once for the run.",
+The last line of a turn is its target's progress; the rate counts only the target's own turns. On
+standard output, failures are reported as they are found; at the end, a --- PASS: Target (T) line
+for each target without failure (T: the time its turns took), then PASS and ok, or FAIL and FAIL,
+once for the run.",
         ),
         (
             "CUSTOM MUTATORS",
-            "When the library exports custom mutators (libFuzzer's LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver, or fuzz_mutate_NAME for a typed target's custom(NAME) arguments: fuzz-worker(1) documents them), the workers use them to make inputs, seeding each call from the run's own generator, so that a run with -seed stays reproducible. The seed and crasher files of a target with custom arguments hold custom(\"NAME\", []byte(\"…\")) lines, which go test does not read. A call of a custom mutator runs the target's code, and is watched as an execution is: a mutator that crashes, hangs (-timeout) or blows -rss_limit_mb is a failure of the mutator, reported with the function, the room (max_size) and the seed of the call, and written with the input it was mutating (not minimized: the input alone does not fail). A cross-over's other input is named in the report: the seed file that holds it, or a file written beside the crasher in testdata/fuzz/<Target>/ (an entry of the generated corpus, which fuzz-clean may remove).",
+            "When the library exports custom mutators (libFuzzer's LLVMFuzzerCustomMutator and
+LLVMFuzzerCustomCrossOver, or fuzz_mutate_NAME for a typed target's custom(NAME) arguments:
+fuzz-worker(1) documents them), the workers use them to make inputs, seeding each call from the
+run's own generator, so that a run with -seed stays reproducible. The seed and crasher files of a
+target with custom arguments hold custom(\"NAME\", []byte(\"…\")) lines, which go test does not
+read. A call of a custom mutator runs the target's code, and is watched as an execution is: a
+mutator that crashes, hangs (-timeout) or blows -rss_limit_mb is a failure of the mutator, reported
+with the function, the room (max_size) and the seed of the call, and written with the input it was
+mutating (not minimized: the input alone does not fail). A cross-over's other input is named in the
+report: the seed file that holds it, or a file written beside the crasher in
+testdata/fuzz/<Target>/ (an entry of the generated corpus, which fuzz-clean may remove).",
         ),
         ("EXIT STATUS", crate::man::EXIT_STATUS),
         (
             "FILES",
-            "testdata/fuzz/<Target>/ :: The seed corpus of a target: every file is a \"go test fuzz v1\" file (see fuzz-convert(1)). Failing inputs are written here, named by the first 16 hex digits of the SHA-256 of their bytes.
+            "testdata/fuzz/<Target>/ :: The seed corpus of a target: every file is a \"go test fuzz
+v1\" file (see fuzz-convert(1)). Failing inputs are written here, named by the first 16 hex digits
+of the SHA-256 of their bytes.
 
-<cache>/<library id>/<Target>/ :: The generated corpus, where <library id> is the library's name and the first 16 hex digits of the SHA-256 of its canonical path. See fuzz-clean(1) for where <cache> is and how to trim it.
+<cache>/<library id>/<Target>/ :: The generated corpus, where <library id> is the library's name
+and the first 16 hex digits of the SHA-256 of its canonical path. See fuzz-clean(1) for where
+<cache> is and how to trim it.
 
-<cache>/CACHEDIR.TAG :: Written when fuzz-run creates the cache directory (or finds it empty), so that backup tools skip it and fuzz-clean knows it for a cache. A directory that already held other files is not tagged, and fuzz-clean will refuse to clean it.",
+<cache>/CACHEDIR.TAG :: Written when fuzz-run creates the cache directory (or finds it empty), so
+that backup tools skip it and fuzz-clean knows it for a cache. A directory that already held other
+files is not tagged, and fuzz-clean will refuse to clean it.",
         ),
         (
             "ENVIRONMENT",
             "FUZZCACHE :: The corpus cache directory, unless -fuzzcachedir is given.
 
-XDG_CACHE_HOME, HOME :: Without FUZZCACHE, the cache is $XDG_CACHE_HOME/fuzz, else $HOME/.cache/fuzz. A relative FUZZCACHE or HOME is resolved against the working directory; a relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification says.
+XDG_CACHE_HOME, HOME :: Without FUZZCACHE, the cache is $XDG_CACHE_HOME/fuzz, else
+$HOME/.cache/fuzz. A relative FUZZCACHE or HOME is resolved against the working directory; a
+relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification says.
 
-FUZZ_WORKER :: The fuzz-worker executable to start; by default the one beside fuzz-run, else the one on PATH.",
+FUZZ_WORKER :: The fuzz-worker executable to start; by default the one beside fuzz-run, else the
+one on PATH.",
         ),
         (
             "EXAMPLES",
