@@ -127,7 +127,10 @@ fn text_to_roff(text: &str) -> String {
 /// Turns the small markup of [`Extra`] bodies into roff. Paragraphs are
 /// separated by blank lines; a paragraph `term :: text` is a tagged
 /// paragraph; a paragraph whose lines all start with four spaces is shown
-/// verbatim (examples); `*` starts a bullet.
+/// verbatim (examples); `*` starts a bullet. The lines of a paragraph, or of
+/// a tagged paragraph's text, are joined with single spaces, so the source
+/// wraps them freely; a term is taken as written, so a long one continues
+/// its line with a `\` in the string.
 pub fn to_roff(body: &str) -> String {
     let mut out = String::new();
     for para in body.split("\n\n") {

@@ -1,6 +1,7 @@
 //! The pages in man/ are exactly what the clap definitions render, and they
 //! read well: groff finds nothing to warn about, and `man -l` shows the
-//! flags as people type them.
+//! flags as people type them. The definitions themselves stay reviewable:
+//! no source line of theirs is wider than rustfmt's 100 columns.
 
 use crate::common::*;
 use std::process::Command;
@@ -28,7 +29,8 @@ fn man_pages_are_fresh() {
     }
     assert!(
         stale.is_empty(),
-        "man pages out of date: {stale:?}; regenerate them with `UPDATE_MAN=1 cargo test --test e2e man_pages` and commit man/"
+        "man pages out of date: {stale:?}; regenerate them with \
+         `UPDATE_MAN=1 cargo test --test e2e man_pages` and commit man/"
     );
 }
 
@@ -96,4 +98,44 @@ fn convert_page_documents_the_v1_format() {
             "fuzz-convert(1) should mention {needle}"
         );
     }
+}
+
+/// rustfmt keeps code within 100 columns but never breaks a string literal
+/// or a doc comment (its `error_on_line_overflow` and `format_strings` are
+/// nightly-only), and flag help is exactly that: without this check it grows
+/// into lines of thousands of characters that no diff can review. Wrap help
+/// with more `///` lines (clap joins a paragraph's lines with a space), a
+/// `\` line continuation in a string (keep the space before the `\`), or,
+/// in a man page's hand-written sections, plain newlines inside a paragraph
+/// (`man::to_roff` joins them); `man_pages_are_fresh` shows that the output
+/// did not change.
+#[test]
+fn help_sources_fit_100_columns() {
+    const WIDTH: usize = 100;
+    let mut files: Vec<_> = TOOLS
+        .iter()
+        .map(|tool| root().join(tool).join("cli.rs"))
+        .collect();
+    for entry in std::fs::read_dir(root().join("cli")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    let mut wide = Vec::new();
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+    {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let width = line.chars().count();
+            if width > WIDTH {
+                let rel = path.strip_prefix(root()).unwrap_or(path);
+                wide.push(format!("{}:{}: {width} columns", rel.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        wide.is_empty(),
+        "help source lines wider than {WIDTH} columns:\n{}",
+        wide.join("\n")
+    );
 }
