@@ -31,11 +31,9 @@ clang-19 -g -O1 -fPIC -shared -fsanitize-coverage=inline-8bit-counters,pc-table,
 clang-19 -g -O1 -fsanitize=fuzzer "$root/examples/cmp/number.c" -o "$out/number_libfuzzer"
 # The Rust comparison for libFuzzer: the examples' sancov flags, a static
 # library of one file, linked by clang-19 with libFuzzer's main.
+read -ra sancov <<<"$("$root/examples/rustflags.sh")"
 rustc --edition 2021 --crate-type staticlib -C opt-level=3 -C panic=abort -C debuginfo=1 \
-    -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
-    -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
-    -Cllvm-args=-sanitizer-coverage-trace-compares \
-    "$here/cmp/magic.rs" -o "$out/libmagic.a"
+    "${sancov[@]}" "$here/cmp/magic.rs" -o "$out/libmagic.a"
 clang-19 -fsanitize=fuzzer "$out/libmagic.a" -o "$out/magic_libfuzzer" \
     -Wl,--gc-sections -lpthread -ldl -lm
 

@@ -420,12 +420,11 @@ $dep
 
 [workspace]
 TOML
-    flags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3"
     case "$fl" in
-    frlf) flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares" ;;
-    frfast) flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table" ;;
-    afl) flags+=" -Cllvm-args=-sanitizer-coverage-trace-pc-guard" ;;
-    aflcmp) flags+=" -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Cllvm-args=-sanitizer-coverage-trace-compares" ;;
+    frlf) flags=$("$root/examples/rustflags.sh") ;;
+    frfast) flags=$("$root/examples/rustflags.sh" inline-8bit-counters pc-table) ;;
+    afl) flags=$("$root/examples/rustflags.sh" trace-pc-guard) ;;
+    aflcmp) flags=$("$root/examples/rustflags.sh" trace-pc-guard trace-compares) ;;
     esac
     (
         # --target HOST keeps the sancov flags off build scripts.

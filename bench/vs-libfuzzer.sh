@@ -315,11 +315,8 @@ rust_target() {
     host="$(rustc -vV | sed -n 's/^host: //p')"
     (
         # --target HOST keeps the sancov flags off build scripts and proc-macros.
-        export RUSTFLAGS="-Cpasses=sancov-module \
--Cllvm-args=-sanitizer-coverage-level=3 \
--Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
--Cllvm-args=-sanitizer-coverage-pc-table \
--Cllvm-args=-sanitizer-coverage-trace-compares"
+        RUSTFLAGS=$("$root/examples/rustflags.sh")
+        export RUSTFLAGS
         unset CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
         cargo build --quiet --release --target "$host" "${features[@]}" \
             --manifest-path "$src/serde_json/Cargo.toml" --target-dir "$out/cargo"

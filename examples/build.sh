@@ -53,11 +53,8 @@ HOST=$(rustc -vV | sed -n 's/^host: //p')
 # ---------------------------------------------------------------- Rust
 # --target HOST keeps RUSTFLAGS away from build scripts and proc-macros,
 # which would not link with SanitizerCoverage references.
-export RUSTFLAGS="-Cpasses=sancov-module \
--Cllvm-args=-sanitizer-coverage-level=3 \
--Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
--Cllvm-args=-sanitizer-coverage-pc-table \
--Cllvm-args=-sanitizer-coverage-trace-compares"
+RUSTFLAGS=$("$HERE/rustflags.sh")
+export RUSTFLAGS
 # Settings from the caller's environment that would change the build.
 unset CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
 

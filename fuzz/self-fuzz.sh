@@ -12,10 +12,7 @@ out="$here/out"
 mkdir -p "$out"
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 host="$(rustc -vV | sed -n 's/^host: //p')"
-RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
--Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
--Cllvm-args=-sanitizer-coverage-pc-table \
--Cllvm-args=-sanitizer-coverage-trace-compares" \
+RUSTFLAGS="$("$root/examples/rustflags.sh")" \
     cargo build --release --quiet --target "$host" \
     --manifest-path "$here/self/Cargo.toml" --target-dir "$out/cargo"
 cp "$out/cargo/$host/release/libfuzz_self.so" "$out/libfuzz_self.so"
