@@ -3,6 +3,9 @@
 
 #[path = "e2e/common.rs"]
 mod common;
+/// A fuzzing test's working directory, with its own cache.
+#[path = "e2e/work.rs"]
+mod work;
 
 /// fuzz-clean: the generated corpus cache.
 #[path = "e2e/clean.rs"]

@@ -8,20 +8,10 @@
 use crate::common::*;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 const TOOL: &str = "fuzz-clean";
-
-/// Runs a prepared command (environment already adjusted).
-fn run(mut c: Command) -> Run {
-    let out = c.stdin(Stdio::null()).output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 /// Writes `<cache>/<lib>/<target>/<name>` with `bytes`, in a cache tagged
 /// as fuzz-run tags the caches it creates.
@@ -205,7 +195,7 @@ fn cache_location_precedence() {
         if let Some(p) = x {
             c.env("XDG_CACHE_HOME", p);
         }
-        let r = run(c).expect(0);
+        let r = run_command(c).expect(0);
         let l = lines(&r);
         assert_eq!(l.len(), 3, "one entry, target and library dirs: {l:?}");
         PathBuf::from(&l[0])
@@ -228,7 +218,7 @@ fn cache_location_precedence() {
     // And a real run removes only from the chosen cache.
     let mut c = cmd(d.path(), TOOL, &[]);
     c.env("FUZZCACHE", &fuzzcache).env("XDG_CACHE_HOME", &xdg);
-    let r = run(c).expect(0);
+    let r = run_command(c).expect(0);
     assert!(summary(&r).contains(&canon(&fuzzcache).display().to_string()));
     assert_eq!(tree(&fuzzcache), Vec::<String>::new());
     for (_, dir) in [&places[0], &places[2], &places[3]] {
@@ -241,7 +231,7 @@ fn no_home_and_no_cache_setting_is_misuse() {
     let d = tempdir();
     let mut c = cmd(d.path(), TOOL, &[]);
     c.env_remove("HOME");
-    let r = run(c).expect(2);
+    let r = run_command(c).expect(2);
     r.one_line_error(TOOL, "-fuzzcachedir");
 }
 
@@ -748,7 +738,7 @@ fn a_cache_root_that_is_a_link_is_resolved_once() {
 #[track_caller]
 fn refused(dir: &Path, c: Command, needle: &str) {
     let before = snapshot(dir);
-    let r = run(c).expect(2);
+    let r = run_command(c).expect(2);
     r.one_line_error(TOOL, needle);
     assert!(r.stdout.is_empty(), "stdout: {}", r.out());
     assert_eq!(snapshot(dir), before, "a refused run changed files");
@@ -788,7 +778,7 @@ fn refuses_the_root_directory() {
             cmd(d.path(), TOOL, &["-n", "-fuzzcachedir", root]),
             "refusing to clean",
         );
-        let r = run(cmd(d.path(), TOOL, &["-n", "-fuzzcachedir", root])).expect(2);
+        let r = run_command(cmd(d.path(), TOOL, &["-n", "-fuzzcachedir", root])).expect(2);
         r.one_line_error(TOOL, &format!("refusing to clean {root} (-fuzzcachedir)"));
     }
     let mut c = cmd(d.path(), TOOL, &["-n"]);
@@ -854,7 +844,7 @@ fn refuses_a_dangling_link_or_a_file_as_the_cache() {
         cmd(d.path(), TOOL, &["-fuzzcachedir", "libfoo.so"]),
         "libfoo.so",
     );
-    let r = run(cmd(d.path(), TOOL, &["-fuzzcachedir", "libfoo.so"])).expect(2);
+    let r = run_command(cmd(d.path(), TOOL, &["-fuzzcachedir", "libfoo.so"])).expect(2);
     r.one_line_error(TOOL, "not a directory");
     symlink(d.path().join("libfoo.so"), d.path().join("file-link")).unwrap();
     refused(
@@ -974,7 +964,7 @@ fn a_project_is_never_cleaned_however_it_is_named() {
         args.extend(["-target", "FuzzA", "-fuzzcachedir", abs]);
         refused(d.path(), cmd(d.path(), TOOL, &args), abs);
     }
-    let r = run(with_env(&proj, ".", &[])).expect(2);
+    let r = run_command(with_env(&proj, ".", &[])).expect(2);
     r.one_line_error(TOOL, "it holds .git");
 
     // A tag does not make a repository a cache.
@@ -988,7 +978,7 @@ fn a_project_is_never_cleaned_however_it_is_named() {
 
     // Without .git, its sources still say it is no cache.
     fs::remove_dir_all(proj.join(".git")).unwrap();
-    let r = run(with_env(&proj, ".", &[])).expect(2);
+    let r = run_command(with_env(&proj, ".", &[])).expect(2);
     r.one_line_error(TOOL, "it has no CACHEDIR.TAG and holds Makefile");
     refused(
         d.path(),
@@ -1052,7 +1042,7 @@ fn a_system_tree_or_another_home_is_never_cleaned_even_without_home() {
     let theirs = other.join(".cache/fuzz");
     let mut c = cmd(d.path(), TOOL, &[]);
     c.env("FUZZCACHE", &theirs).env_remove("HOME");
-    let r = run(c).expect(0);
+    let r = run_command(c).expect(0);
     assert!(
         summary(&r).contains("removed 1 entry (1 B)"),
         "{}",
@@ -1220,7 +1210,7 @@ fn a_cache_fuzz_run_made_is_tagged_found_alike_and_cleaned_whole() {
         for (k, v) in env {
             c.env(k, v);
         }
-        run(c).expect(0)
+        run_command(c).expect(0)
     };
     // A relative FUZZCACHE, resolved against the working directory by both
     // tools.
@@ -1235,7 +1225,7 @@ fn a_cache_fuzz_run_made_is_tagged_found_alike_and_cleaned_whole() {
     assert!(entries > 2, "{made:?}");
     let mut c = cmd(d.path(), TOOL, &[]);
     c.env("FUZZCACHE", "rel/cache");
-    let r = run(c).expect(0);
+    let r = run_command(c).expect(0);
     assert!(
         summary(&r).contains(&format!("removed {entries} entries")),
         "{}",
@@ -1250,7 +1240,7 @@ fn a_cache_fuzz_run_made_is_tagged_found_alike_and_cleaned_whole() {
     assert!(fuzz_core::store::cache::is_tagged(&home_cache));
     let mut c = cmd(d.path(), TOOL, &[]);
     c.env("XDG_CACHE_HOME", "xdg");
-    let r = run(c).expect(0);
+    let r = run_command(c).expect(0);
     assert!(summary(&r).contains("removed"), "{}", r.stderr);
     assert_eq!(tree(&home_cache), Vec::<String>::new());
 }

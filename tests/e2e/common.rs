@@ -84,21 +84,24 @@ impl Run {
     }
 }
 
-fn finish(out: Output) -> Run {
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+impl From<Output> for Run {
+    fn from(out: Output) -> Run {
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: out.stdout,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
     }
+}
+
+/// Runs a prepared command to its end, stdin closed.
+pub fn run_command(mut c: Command) -> Run {
+    c.stdin(Stdio::null()).output().map(Run::from).unwrap()
 }
 
 /// Runs one of our tools in `dir` with `args`, stdin closed.
 pub fn run_in(dir: &Path, tool: &str, args: &[&str]) -> Run {
-    cmd(dir, tool, args)
-        .stdin(Stdio::null())
-        .output()
-        .map(finish)
-        .unwrap()
+    run_command(cmd(dir, tool, args))
 }
 
 /// Runs one of our tools with `input` on stdin.
@@ -117,7 +120,7 @@ pub fn run_with_stdin(dir: &Path, tool: &str, args: &[&str], input: &[u8]) -> Ru
     });
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
-    finish(out)
+    Run::from(out)
 }
 
 /// A command for one of our tools with a clean, isolated environment: the

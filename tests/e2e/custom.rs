@@ -9,6 +9,7 @@
 //! seeded run stays reproducible.
 
 use crate::common::*;
+use crate::work::Work;
 use fuzz_core::format::codec::decode;
 use fuzz_core::Value;
 use serde_json::Value as Json;
@@ -56,67 +57,16 @@ fn unseal(record: &[u8]) -> Option<&[u8]> {
     (crc32(payload).to_le_bytes() == crc).then_some(payload)
 }
 
-/// A working directory with its own cache.
-struct Work {
-    dir: tempfile::TempDir,
-}
-
-impl Work {
-    fn new() -> Work {
-        Work { dir: tempdir() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn fuzz(&self, lib: &str, args: &[&str]) -> Run {
-        let cache = self.path().join("cache").display().to_string();
-        let mut all: Vec<&str> = vec!["-fuzzcachedir", &cache];
-        all.extend_from_slice(args);
-        all.push(lib);
-        run_in(self.path(), "fuzz-run", &all)
-    }
-    fn seed_dir(&self, target: &str) -> PathBuf {
-        let dir = self.path().join("testdata/fuzz").join(target);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-    /// The crashers written for a target (files named by their digest).
-    fn crashers(&self, target: &str) -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(self.path().join("testdata/fuzz").join(target))
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default();
-        v.retain(|p| {
-            fuzz_core::store::digest::is_digest_name(&p.file_name().unwrap().to_string_lossy())
-        });
-        v.sort();
-        v
-    }
-    /// The names of the files in the generated corpus, sorted.
-    fn cached(&self) -> Vec<String> {
-        let mut names: Vec<String> = walkdir::WalkDir::new(self.path().join("cache"))
-            .min_depth(3) // <lib>/<Target>/<entry>: not the root's CACHEDIR.TAG
-            .into_iter()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_file())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-    /// The payloads of the sealed records in the generated corpus of a
-    /// libFuzzer entry.
-    fn cached_sealed(&self) -> Vec<Vec<u8>> {
-        walkdir::WalkDir::new(self.path().join("cache"))
-            .min_depth(3) // <lib>/<Target>/<entry>: not the root's CACHEDIR.TAG
-            .into_iter()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_file())
-            .filter_map(|e| {
-                let bytes = one_bytes(&decode(&std::fs::read(e.path()).unwrap()).unwrap());
-                unseal(&bytes).map(<[u8]>::to_vec)
-            })
-            .collect()
-    }
+/// The payloads of the sealed records in the generated corpus of a
+/// libFuzzer entry.
+fn cached_sealed(w: &Work) -> Vec<Vec<u8>> {
+    w.cache_entries()
+        .iter()
+        .filter_map(|path| {
+            let bytes = one_bytes(&decode(&std::fs::read(path).unwrap()).unwrap());
+            unseal(&bytes).map(<[u8]>::to_vec)
+        })
+        .collect()
 }
 
 /// Asserts a run found one failure quickly and wrote one crasher, which
@@ -306,19 +256,19 @@ fn custom_values_replay_as_seeds() {
         "go test fuzz v1\ncustom(\"expr\", []byte(\"\\x00\\a\"))\n",
     )
     .unwrap();
-    let r = w.fuzz(&lib("librust_custom.so"), &["-v"]).expect(1);
+    let r = w.fuzz(lib("librust_custom.so"), &["-v"]).expect(1);
     let out = r.out();
     assert!(out.contains("--- FAIL: FuzzEval/div"), "{out}");
     assert!(out.contains("attempt to divide by zero"), "{out}");
     assert!(out.contains("--- PASS: FuzzEval/seven"), "{out}");
-    w.fuzz(&lib("librust_custom_fixed.so"), &[]).expect(0);
+    w.fuzz(lib("librust_custom_fixed.so"), &[]).expect(0);
     // A custom value of another type is a malformed seed, named as such.
     std::fs::write(
         seeds.join("tree"),
         "go test fuzz v1\ncustom(\"tree\", []byte(\"\"))\n",
     )
     .unwrap();
-    let r = w.fuzz(&lib("librust_custom_fixed.so"), &[]).expect(1);
+    let r = w.fuzz(lib("librust_custom_fixed.so"), &[]).expect(1);
     assert!(
         r.out().contains("[custom(tree)], want [custom(expr)]"),
         "{}",
@@ -332,7 +282,7 @@ fn the_default_mutators_do_not_get_past_the_checksum() {
     // mutator, comparison feedback on. Coverage never gets past the seal.
     let w = Work::new();
     let r = w.fuzz(
-        &lib("libcustom_record_nomutator.so"),
+        lib("libcustom_record_nomutator.so"),
         &[
             "-fuzz",
             "custom_record_nomutator",
@@ -354,7 +304,7 @@ fn the_custom_mutator_finds_the_checksummed_bug() {
     let w = Work::new();
     let started = Instant::now();
     let r = w.fuzz(
-        &lib("libcustom_record.so"),
+        lib("libcustom_record.so"),
         &[
             "-fuzz",
             "custom_record",
@@ -413,7 +363,7 @@ fn blames_the_mutator(name: &str, extra: &[&str], needle: &str) {
     let started = Instant::now();
     let mut args = vec!["-fuzz", name, "-fuzztime", "60s", "-parallel", "1"];
     args.extend_from_slice(extra);
-    let r = w.fuzz(&lib(&format!("lib{name}.so")), &args);
+    let r = w.fuzz(lib(&format!("lib{name}.so")), &args);
     let crasher = one_bytes(&found_one(&w, name, &r, started, needle));
     let out = r.out();
     // The call, its room (length control's cap, at most -max_len) and
@@ -551,11 +501,11 @@ fn the_custom_cross_over_combines_two_seeds() {
     lines.sort();
     assert_eq!(lines, [&b"level=9\n"[..], b"mode=fast\n"]);
     // Each seed alone is fine.
-    w.fuzz(&lib("libcustom_config.so"), &[]).expect(0);
+    w.fuzz(lib("libcustom_config.so"), &[]).expect(0);
 
     let started = Instant::now();
     let r = w.fuzz(
-        &lib("libcustom_config.so"),
+        lib("libcustom_config.so"),
         &[
             "-fuzz",
             "custom_config",
@@ -582,7 +532,7 @@ fn the_custom_value_mutator_finds_the_division_by_zero() {
     let w = Work::new();
     let started = Instant::now();
     let r = w.fuzz(
-        &lib("librust_custom.so"),
+        lib("librust_custom.so"),
         &["-fuzz", "FuzzEval", "-fuzztime", "60s", "-parallel", "2"],
     );
     let values = found_one(&w, "FuzzEval", &r, started, "attempt to divide by zero");
@@ -598,7 +548,7 @@ fn the_custom_value_mutator_finds_the_division_by_zero() {
     let crasher = &w.crashers("FuzzEval")[0];
     let text = std::fs::read_to_string(crasher).unwrap();
     assert!(text.contains("custom(\"expr\", []byte(\""), "{text}");
-    let r = w.fuzz(&lib("librust_custom.so"), &[]).expect(1);
+    let r = w.fuzz(lib("librust_custom.so"), &[]).expect(1);
     assert!(r.out().contains("attempt to divide by zero"), "{}", r.out());
 }
 
@@ -612,17 +562,10 @@ fn a_seeded_run_with_custom_mutators_is_reproducible() {
         let run = || {
             let w = Work::new();
             if target == "custom_config_fixed" {
-                let seeds = w.seed_dir(target);
-                for e in
-                    std::fs::read_dir(root().join("examples/custom/testdata/fuzz/custom_config"))
-                        .unwrap()
-                {
-                    let e = e.unwrap();
-                    std::fs::copy(e.path(), seeds.join(e.file_name())).unwrap();
-                }
+                copy_config_seeds(&w.seed_dir(target));
             }
             let r = w.fuzz(
-                &lib(name),
+                lib(name),
                 &[
                     "-fuzz",
                     target,
@@ -645,14 +588,18 @@ fn a_seeded_run_with_custom_mutators_is_reproducible() {
             // Only the custom mutators make new custom values, and sealed
             // records with a payload: finding some shows they ran.
             if target == "FuzzEval" {
-                assert!(!w.cached().is_empty(), "{name}: nothing new found");
+                assert!(!w.cached(target).is_empty(), "{name}: nothing new found");
             } else {
                 assert!(
-                    w.cached_sealed().iter().any(|p| !p.is_empty()),
+                    cached_sealed(&w).iter().any(|p| !p.is_empty()),
                     "{name}: no new sealed record"
                 );
             }
-            (w.cached(), end["execs"].clone(), end["coverage"].clone())
+            (
+                w.cached(target),
+                end["execs"].clone(),
+                end["coverage"].clone(),
+            )
         };
         let (a, b) = (run(), run());
         assert_eq!(a, b, "{name}: same seed, same corpus, same counts");

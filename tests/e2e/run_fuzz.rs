@@ -5,56 +5,12 @@
 //! next run; reproducible -seed runs; Ctrl-C; -json events; misuse.
 
 use crate::common::*;
+use crate::work::Work;
 use fuzz_core::format::codec::decode;
 use fuzz_core::Value;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-/// A working directory with its own cache.
-struct Work {
-    dir: tempfile::TempDir,
-}
-
-impl Work {
-    fn new() -> Work {
-        Work { dir: tempdir() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn cache(&self) -> String {
-        self.path().join("cache").display().to_string()
-    }
-    /// Runs fuzz-run here with the cache in this directory.
-    fn fuzz(&self, lib: &Path, args: &[&str]) -> Run {
-        let cache = self.cache();
-        let mut all: Vec<&str> = vec!["-fuzzcachedir", &cache];
-        all.extend_from_slice(args);
-        let lib = lib.display().to_string();
-        all.push(&lib);
-        run_in(self.path(), "fuzz-run", &all)
-    }
-    /// Writes a seed (v1 text) for a target.
-    fn seed(&self, target: &str, name: &str, v1: &str) {
-        let dir = self.path().join("testdata/fuzz").join(target);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(name), v1).unwrap();
-    }
-    /// The crashers written for a target.
-    fn crashers(&self, target: &str) -> Vec<PathBuf> {
-        let dir = self.path().join("testdata/fuzz").join(target);
-        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default();
-        v.retain(|p| {
-            fuzz_core::store::digest::is_digest_name(&p.file_name().unwrap().to_string_lossy())
-        });
-        v.sort();
-        v
-    }
-}
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(example_lib(name))
@@ -112,7 +68,7 @@ fn planted_bugs_are_found_with_one_and_two_workers() {
         let w = Work::new();
         let started = Instant::now();
         let r = w.fuzz(
-            &example(lib),
+            example(lib),
             &["-fuzz", pattern, "-fuzztime", "90s", "-parallel", parallel],
         );
         let target = pattern.trim_matches(|c| c == '^' || c == '$');
@@ -196,7 +152,7 @@ fn deaths_are_recorded_with_the_exact_input() {
         w.seed(
             target,
             "seed",
-            &format!("go test fuzz v1\n[]byte({near:?})\n"),
+            format!("go test fuzz v1\n[]byte({near:?})\n"),
         );
         // A first input that passes, so the grace for a worker's first
         // execution is spent before the hang.
@@ -217,7 +173,7 @@ fn deaths_are_recorded_with_the_exact_input() {
 fn keepfuzzing_collects_two_different_bugs() {
     let w = Work::new();
     let r = w.fuzz(
-        &example("libmisbehave.so"),
+        example("libmisbehave.so"),
         &[
             "-fuzz",
             "FuzzTwoBugs",
@@ -333,7 +289,7 @@ fn a_seed_and_one_worker_make_a_reproducible_run() {
 fn json_events_follow_the_schema() {
     let w = Work::new();
     let r = w.fuzz(
-        &example("librust_typed.so"),
+        example("librust_typed.so"),
         &[
             "-fuzz",
             "^FuzzRecord$",
@@ -368,45 +324,10 @@ fn json_events_follow_the_schema() {
 fn ctrl_c_stops_cleanly() {
     let w = Work::new();
     let lib = example("libc_parse_clang_fixed.so");
-    let cache = w.cache();
-    // A marker in the environment, which the workers inherit, tells this
-    // run's processes from those of tests running beside it.
-    let marker = format!("FUZZ_TEST_MARK={}", w.path().display());
-    let child = cmd(
-        w.path(),
-        "fuzz-run",
-        &[
-            "-fuzzcachedir",
-            &cache,
-            "-fuzz",
-            "c_parse",
-            "-parallel",
-            "2",
-            lib.to_str().unwrap(),
-        ],
-    )
-    .env("FUZZ_TEST_MARK", w.path())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let fuzzing = w.start_fuzz(&lib, &["-fuzz", "c_parse", "-parallel", "2"]);
     std::thread::sleep(Duration::from_secs(3));
-    assert_eq!(
-        marked_processes(&marker).len(),
-        3,
-        "the coordinator and two workers"
-    );
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let left = marked_processes(&marker);
-    assert!(left.is_empty(), "processes left running: {left:?}");
+    assert_eq!(fuzzing.processes(), 3, "the coordinator and two workers");
+    fuzzing.interrupt().expect(0);
     for e in walkdir::WalkDir::new(w.path().join("cache"))
         .into_iter()
         .flatten()
@@ -437,7 +358,7 @@ fn a_failing_seed_is_reported_as_go_does() {
     let w = Work::new();
     w.seed("FuzzFail", "bad-seed", "go test fuzz v1\n[]byte(\"x1\")\n");
     let r = w.fuzz(
-        &example("libmisbehave.so"),
+        example("libmisbehave.so"),
         &["-fuzz", "FuzzFail", "-fuzztime", "10s"],
     );
     assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
@@ -460,7 +381,7 @@ fn finds_within_30s(lib: &str, target: &str, needle: &str, flags: &[&str]) -> Ve
     let started = Instant::now();
     let mut args = vec!["-fuzz", target, "-fuzztime", "60s", "-parallel", "1"];
     args.extend_from_slice(flags);
-    let r = w.fuzz(&example(lib), &args);
+    let r = w.fuzz(example(lib), &args);
     let crasher = found_one(&w, target, &r, needle);
     assert!(
         started.elapsed() < Duration::from_secs(30),
@@ -476,7 +397,7 @@ fn finds_nothing(lib: &str, target: &str, fuzztime: &str, flags: &[&str]) {
     let w = Work::new();
     let mut args = vec!["-fuzz", target, "-fuzztime", fuzztime, "-parallel", "1"];
     args.extend_from_slice(flags);
-    let r = w.fuzz(&example(lib), &args);
+    let r = w.fuzz(example(lib), &args);
     assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.out(), r.stderr);
 }
 
@@ -524,7 +445,7 @@ fn a_dictionary_word_finds_what_no_comparison_shows() {
     )
     .unwrap();
     let r = w.fuzz(
-        &example("librust_cmp.so"),
+        example("librust_cmp.so"),
         &[
             "-fuzz",
             "FuzzMagic",
@@ -543,7 +464,7 @@ fn a_dictionary_word_finds_what_no_comparison_shows() {
     std::fs::write(w.path().join("bad.dict"), "\"ok\"\nmagic=MAGIC\n").unwrap();
     let r = w
         .fuzz(
-            &example("librust_cmp.so"),
+            example("librust_cmp.so"),
             &["-fuzz", "FuzzMagic", "-dict", "bad.dict"],
         )
         .expect(2);
@@ -587,7 +508,7 @@ fn a_cmp_lib_that_cannot_serve_is_one_line_of_misuse() {
     for (cmp, why) in bad {
         let r = w
             .fuzz(
-                &example("libcmp_number_fast.so"),
+                example("libcmp_number_fast.so"),
                 &["-fuzz", ".", "-fuzztime", "1s", "-cmp_lib", &cmp],
             )
             .expect(2);
@@ -673,7 +594,7 @@ fn a_count_is_exact_with_several_workers() {
             "12345x",
         ];
         args.extend_from_slice(extra);
-        let r = w.fuzz(&example("librust_typed_fixed.so"), &args).expect(0);
+        let r = w.fuzz(example("librust_typed_fixed.so"), &args).expect(0);
         let end = events(&r)
             .into_iter()
             .find(|e| e["event"] == "end")

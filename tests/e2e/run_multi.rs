@@ -5,53 +5,9 @@
 //! still runs exactly as Go's.
 
 use crate::common::*;
+use crate::work::Work;
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-/// A working directory with its own cache.
-struct Work {
-    dir: tempfile::TempDir,
-}
-
-impl Work {
-    fn new() -> Work {
-        Work { dir: tempdir() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn cache(&self) -> String {
-        self.path().join("cache").display().to_string()
-    }
-    /// Runs fuzz-run here with the cache in this directory.
-    fn fuzz(&self, lib: &str, args: &[&str]) -> Run {
-        let cache = self.cache();
-        let mut all: Vec<&str> = vec!["-fuzzcachedir", &cache];
-        all.extend_from_slice(args);
-        all.push(lib);
-        run_in(self.path(), "fuzz-run", &all)
-    }
-    /// The files of a target's cache directory, by name.
-    fn cached(&self, target: &str) -> Vec<String> {
-        let mut names: Vec<String> = walkdir::WalkDir::new(self.path().join("cache"))
-            .into_iter()
-            .flatten()
-            .filter(|e| e.file_type().is_file())
-            .filter(|e| e.path().parent().unwrap().ends_with(target))
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-    /// The files of a target's seed corpus directory.
-    fn testdata(&self, target: &str) -> Vec<PathBuf> {
-        std::fs::read_dir(self.path().join("testdata/fuzz").join(target))
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default()
-    }
-}
 
 fn events(r: &Run) -> Vec<Json> {
     r.out()
@@ -95,7 +51,7 @@ fn two_targets_take_turns_and_both_keep_their_cache() {
     let started = Instant::now();
     let r = w
         .fuzz(
-            &example_lib("librust_typed_fixed.so"),
+            example_lib("librust_typed_fixed.so"),
             &[
                 "-fuzz",
                 "^Fuzz(Record|Flags)$",
@@ -152,7 +108,7 @@ fn a_bug_in_one_target_is_reported_and_the_other_gets_its_time() {
     std::fs::write(bad.join("broken"), "go test fuzz v1\nint(1)\n").unwrap();
     let started = Instant::now();
     let r = w.fuzz(
-        &example_lib("libmisbehave.so"),
+        example_lib("libmisbehave.so"),
         &[
             "-fuzz",
             "^Fuzz(Fail|Ok|Reject)$",
@@ -205,7 +161,7 @@ fn a_bug_in_one_target_is_reported_and_the_other_gets_its_time() {
 fn json_events_name_their_target() {
     let w = Work::new();
     let r = w.fuzz(
-        &example_lib("libmisbehave.so"),
+        example_lib("libmisbehave.so"),
         &[
             "-fuzz",
             "^Fuzz(Fail|Ok)$",
@@ -315,16 +271,9 @@ fn a_count_is_per_target_and_each_run_is_its_own() {
 fn ctrl_c_with_several_targets_stops_every_one_cleanly() {
     let w = Work::new();
     let lib = example_lib("librust_typed_fixed.so");
-    let cache = w.cache();
-    // A marker in the environment, which the workers inherit, tells this
-    // run's processes from those of tests running beside it.
-    let marker = format!("FUZZ_TEST_MARK={}", w.path().display());
-    let child = cmd(
-        w.path(),
-        "fuzz-run",
+    let fuzzing = w.start_fuzz(
+        &lib,
         &[
-            "-fuzzcachedir",
-            &cache,
             "-fuzz",
             "^Fuzz(Record|Flags)$",
             "-fuzztime",
@@ -332,31 +281,15 @@ fn ctrl_c_with_several_targets_stops_every_one_cleanly() {
             "-parallel",
             "2",
             "-json",
-            &lib,
         ],
-    )
-    .env("FUZZ_TEST_MARK", w.path())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    );
     std::thread::sleep(Duration::from_secs(3));
     assert_eq!(
-        marked_processes(&marker).len(),
+        fuzzing.processes(),
         3,
         "the coordinator and the two workers of the target whose turn it is"
     );
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    let r = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
-    let r = r.expect(0);
-    let left = marked_processes(&marker);
-    assert!(left.is_empty(), "processes left running: {left:?}");
+    let r = fuzzing.interrupt().expect(0);
     // Both targets end, interrupted: the one whose turn it was, and the
     // one still waiting for its first.
     let ev = events(&r);
@@ -392,7 +325,7 @@ fn one_target_runs_as_go_runs_it() {
     let w = Work::new();
     let r = w
         .fuzz(
-            &example_lib("librust_typed_fixed.so"),
+            example_lib("librust_typed_fixed.so"),
             &["-fuzz", "Flags", "-fuzztime", "1s", "-parallel", "1"],
         )
         .expect(0);
@@ -411,7 +344,7 @@ fn one_target_runs_as_go_runs_it() {
     // Its events name it too.
     let r = w
         .fuzz(
-            &example_lib("librust_typed_fixed.so"),
+            example_lib("librust_typed_fixed.so"),
             &["-fuzz", "Flags", "-fuzztime", "500x", "-json"],
         )
         .expect(0);
@@ -420,7 +353,7 @@ fn one_target_runs_as_go_runs_it() {
     assert!(ev.iter().all(|e| e["target"] == "FuzzFlags"), "{ev:?}");
     // And a pattern matching nothing is still misuse, naming the targets.
     w.fuzz(
-        &example_lib("librust_typed_fixed.so"),
+        example_lib("librust_typed_fixed.so"),
         &["-fuzz", "Nothing", "-fuzztime", "1x"],
     )
     .expect(2)

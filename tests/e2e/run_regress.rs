@@ -116,11 +116,7 @@ fn run_hint(dir: &Path, hint: &str, extra: &str) -> Run {
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Run::from(out)
 }
 
 /// The `=== RUN` names of a -v run.

@@ -8,23 +8,20 @@
 //! (minutes, not seconds).
 
 use crate::common::*;
-use std::path::Path;
+use crate::work::Work;
 use std::time::{Duration, Instant};
 
-/// fuzz-run -fuzz . on `lib` in `dir` (its testdata, its own cache).
-fn fuzz(dir: &Path, lib: &str, args: &[&str]) -> Run {
-    let mut all = vec!["-fuzz", ".", "-parallel", "1", "-use_cmp", "0"];
-    all.extend_from_slice(&["-fuzzcachedir", "cache"]);
-    all.extend_from_slice(args);
-    all.push(lib);
-    run_in(dir, "fuzz-run", &all)
+/// fuzz-run -fuzz . on `lib` in `w` (its testdata, its own cache), one
+/// worker, no comparison feedback.
+fn fuzz(w: &Work, lib: &str, args: &[&str]) -> Run {
+    let search = ["-fuzz", ".", "-parallel", "1", "-use_cmp", "0"];
+    w.fuzz(lib, &[&search[..], args].concat())
 }
 
-fn seed_file(dir: &Path, target: &str, name: &str, bytes: &[u8]) {
-    let d = dir.join("testdata/fuzz").join(target);
-    std::fs::create_dir_all(&d).unwrap();
+/// Writes a one-[]byte seed file.
+fn seed_file(w: &Work, target: &str, name: &str, bytes: &[u8]) {
     let v1 = fuzz_core::format::codec::encode(&[fuzz_core::Value::Bytes(bytes.to_vec())]);
-    std::fs::write(d.join(name), v1).unwrap();
+    w.seed(target, name, v1);
 }
 
 #[track_caller]
@@ -46,41 +43,33 @@ fn found_abort(r: &Run, target: &str, started: Instant) {
 
 #[test]
 fn rarity_climbs_a_ladder_hidden_among_many_seeds() {
-    let w = tempdir();
+    let w = Work::new();
     let mut rng = Rng(11);
     for i in 0..300 {
         let len = 8 + rng.below(12);
         let bytes: Vec<u8> = (0..len)
             .map(|_| b"abcdefghijKMNOP"[rng.below(15)])
             .collect();
-        seed_file(w.path(), "ladder", &format!("seed{i:03}"), &bytes);
+        seed_file(&w, "ladder", &format!("seed{i:03}"), &bytes);
     }
     let started = Instant::now();
-    let r = fuzz(
-        w.path(),
-        &example_lib("libladder.so"),
-        &["-fuzztime", "60s"],
-    );
+    let r = fuzz(&w, &example_lib("libladder.so"), &["-fuzztime", "60s"]);
     found_abort(&r, "ladder", started);
 }
 
 #[test]
 fn splicing_joins_two_halves_found_apart() {
-    let w = tempdir();
-    seed_file(w.path(), "halves", "start", b"xxxxxxxxxxxx");
+    let w = Work::new();
+    seed_file(&w, "halves", "start", b"xxxxxxxxxxxx");
     let started = Instant::now();
-    let r = fuzz(
-        w.path(),
-        &example_lib("libhalves.so"),
-        &["-fuzztime", "60s"],
-    );
+    let r = fuzz(&w, &example_lib("libhalves.so"), &["-fuzztime", "60s"]);
     found_abort(&r, "halves", started);
 }
 
 #[test]
 fn every_switch_off_is_go_s_engine_and_still_runs() {
-    let w = tempdir();
-    seed_file(w.path(), "halves", "start", b"xxxxxxxxxxxx");
+    let w = Work::new();
+    seed_file(&w, "halves", "start", b"xxxxxxxxxxxx");
     let off = [
         "-entropic",
         "0",
@@ -96,7 +85,7 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         "20000x",
         "-json",
     ];
-    let r = fuzz(w.path(), &example_lib("libhalves.so"), &off).expect(0);
+    let r = fuzz(&w, &example_lib("libhalves.so"), &off).expect(0);
     let end = r
         .out()
         .lines()
@@ -110,7 +99,7 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         ("-len_control", "-1"),
         ("-utf8", "on"),
     ] {
-        let r = fuzz(w.path(), &example_lib("libhalves.so"), &[flag, bad]).expect(2);
+        let r = fuzz(&w, &example_lib("libhalves.so"), &[flag, bad]).expect(2);
         r.one_line_error("fuzz-run", flag);
     }
 }
@@ -124,20 +113,16 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
 fn whole_characters_get_emoji_into_text_that_must_stay_valid() {
     for seed in ["1", "2"] {
         let base = ["-seed", seed, "-fuzztime", "300000x"];
-        let w = tempdir();
-        seed_file(w.path(), "script", "start", b"text");
+        let w = Work::new();
+        seed_file(&w, "script", "start", b"text");
         let started = Instant::now();
         let on = [&base[..], &["-utf8", "1"]].concat();
-        let r = fuzz(w.path(), &example_lib("libscript.so"), &on);
+        let r = fuzz(&w, &example_lib("libscript.so"), &on);
         found_abort(&r, "script", started);
         // The crasher is valid text with three emoji.
-        let dir = w.path().join("testdata/fuzz/script");
-        let file = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| p.file_name().unwrap() != "start")
-            .expect("a crasher file");
-        let values = fuzz_core::format::codec::decode(&std::fs::read(&file).unwrap()).unwrap();
+        let crashers = w.crashers("script");
+        let file = crashers.first().expect("a crasher file");
+        let values = fuzz_core::format::codec::decode(&std::fs::read(file).unwrap()).unwrap();
         let text = std::str::from_utf8(values[0].as_bytes().unwrap()).expect("UTF-8");
         let emoji = text
             .chars()
@@ -145,9 +130,9 @@ fn whole_characters_get_emoji_into_text_that_must_stay_valid() {
             .count();
         assert!(emoji >= 3, "{text:?}");
 
-        let w = tempdir();
-        seed_file(w.path(), "script", "start", b"text");
+        let w = Work::new();
+        seed_file(&w, "script", "start", b"text");
         // -utf8 is off by default.
-        fuzz(w.path(), &example_lib("libscript.so"), &base).expect(0);
+        fuzz(&w, &example_lib("libscript.so"), &base).expect(0);
     }
 }

@@ -1,0 +1,149 @@
+//! A fuzzing test's working directory: a temporary directory that holds
+//! the seed corpora (`testdata/fuzz/<Target>/`) and its own generated
+//! corpus cache (`cache/`), so that tests running side by side never share
+//! a file. The fuzzing tests (run_fuzz, run_multi, custom, search) run
+//! fuzz-run through it and look at what it wrote.
+#![allow(dead_code)]
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// A temporary directory with its own cache, removed when dropped.
+pub struct Work {
+    dir: tempfile::TempDir,
+}
+
+impl Work {
+    pub fn new() -> Work {
+        Work { dir: tempdir() }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The generated corpus cache of the runs here, for `-fuzzcachedir`.
+    pub fn cache(&self) -> String {
+        self.path().join("cache").display().to_string()
+    }
+
+    /// `fuzz-run -fuzzcachedir <cache> ARGS... LIB`, to run here.
+    fn fuzz_command(&self, lib: impl AsRef<Path>, args: &[&str]) -> Command {
+        let cache = self.cache();
+        let lib = lib.as_ref().display().to_string();
+        let mut all: Vec<&str> = vec!["-fuzzcachedir", &cache];
+        all.extend_from_slice(args);
+        all.push(&lib);
+        cmd(self.path(), "fuzz-run", &all)
+    }
+
+    /// Runs `fuzz-run -fuzzcachedir <cache> ARGS... LIB` here.
+    pub fn fuzz(&self, lib: impl AsRef<Path>, args: &[&str]) -> Run {
+        run_command(self.fuzz_command(lib, args))
+    }
+
+    /// Starts the same command as [`Work::fuzz`] in the background, its
+    /// output piped and its environment marked, so that the processes it
+    /// starts can be counted (see [`marked_processes`]).
+    pub fn start_fuzz(&self, lib: impl AsRef<Path>, args: &[&str]) -> Fuzzing {
+        // A marker in the environment, which the workers inherit, tells
+        // this run's processes from those of tests running beside it.
+        let child = self
+            .fuzz_command(lib, args)
+            .env("FUZZ_TEST_MARK", self.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        Fuzzing {
+            child,
+            marker: format!("FUZZ_TEST_MARK={}", self.path().display()),
+        }
+    }
+
+    /// A target's seed corpus directory, created if need be.
+    pub fn seed_dir(&self, target: &str) -> PathBuf {
+        let dir = self.path().join("testdata/fuzz").join(target);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Writes a seed file (v1 bytes) for a target.
+    pub fn seed(&self, target: &str, name: &str, v1: impl AsRef<[u8]>) {
+        std::fs::write(self.seed_dir(target).join(name), v1).unwrap();
+    }
+
+    /// The files of a target's seed corpus directory, sorted; none when
+    /// there is no such directory.
+    pub fn testdata(&self, target: &str) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(self.path().join("testdata/fuzz").join(target))
+                .map(|d| d.map(|e| e.unwrap().path()).collect())
+                .unwrap_or_default();
+        files.sort();
+        files
+    }
+
+    /// The crashers written for a target: its seed corpus files named by
+    /// their digest, sorted.
+    pub fn crashers(&self, target: &str) -> Vec<PathBuf> {
+        let mut files = self.testdata(target);
+        files.retain(|p| {
+            fuzz_core::store::digest::is_digest_name(&p.file_name().unwrap().to_string_lossy())
+        });
+        files
+    }
+
+    /// Every entry of the generated corpus, `<cache>/<lib id>/<Target>/<entry>`
+    /// (not the root's CACHEDIR.TAG), sorted.
+    pub fn cache_entries(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(self.path().join("cache"))
+            .min_depth(3)
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_type().is_file())
+            .map(|e| e.into_path())
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// The names of the entries of a target's generated corpus, sorted.
+    pub fn cached(&self, target: &str) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .cache_entries()
+            .iter()
+            .filter(|p| p.parent().unwrap().ends_with(target))
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+/// A fuzz-run started by [`Work::start_fuzz`].
+pub struct Fuzzing {
+    child: Child,
+    marker: String,
+}
+
+impl Fuzzing {
+    /// How many processes of this run are alive: fuzz-run and its workers.
+    pub fn processes(&self) -> usize {
+        marked_processes(&self.marker).len()
+    }
+
+    /// Ctrl-C: sends fuzz-run SIGINT, waits for it, and asserts that none
+    /// of its processes is left running.
+    #[track_caller]
+    pub fn interrupt(self) -> Run {
+        // SAFETY: signalling our own child, which has not been waited for.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        let run = Run::from(self.child.wait_with_output().unwrap());
+        let left = marked_processes(&self.marker);
+        assert!(left.is_empty(), "processes left running: {left:?}");
+        run
+    }
+}
