@@ -289,6 +289,7 @@ fn ctrl_c_with_several_targets_stops_every_one_cleanly() {
         3,
         "the coordinator and the two workers of the target whose turn it is"
     );
+    // Also asserts that no process and no unfinished cache write is left.
     let r = fuzzing.interrupt().expect(0);
     // Both targets end, interrupted: the one whose turn it was, and the
     // one still waiting for its first.
@@ -306,16 +307,6 @@ fn ctrl_c_with_several_targets_stops_every_one_cleanly() {
         "the first target had its turn"
     );
     assert_eq!(of(&ev, "FuzzRecord").last().unwrap()["execs"], 0);
-    for e in walkdir::WalkDir::new(w.path().join("cache"))
-        .into_iter()
-        .flatten()
-    {
-        assert!(
-            !e.file_name().to_string_lossy().starts_with(".tmp"),
-            "{}",
-            e.path().display()
-        );
-    }
 }
 
 #[test]

@@ -119,6 +119,18 @@ fn run_hint(dir: &Path, hint: &str, extra: &str) -> Run {
     Run::from(out)
 }
 
+/// FuzzRecord's seed corpus: the known crasher, as `crasher`, and `fine`,
+/// which passes.
+fn record_crasher_and_fine(dir: &Path) {
+    copy_known(dir, "FuzzRecord", "rust_typed.FuzzRecord", "crasher");
+    v1(
+        dir,
+        "FuzzRecord",
+        "fine",
+        &[r#"string("q")"#, "int64(1)", r#"[]byte("")"#],
+    );
+}
+
 /// The `=== RUN` names of a -v run.
 fn run_lines(r: &Run) -> Vec<String> {
     r.out()
@@ -311,13 +323,7 @@ fn run_selects_targets_and_entries() {
     let lib = example_lib("librust_typed.so");
     let dir = tempdir();
     let d = dir.path();
-    copy_known(d, "FuzzRecord", "rust_typed.FuzzRecord", "crasher");
-    v1(
-        d,
-        "FuzzRecord",
-        "fine",
-        &[r#"string("q")"#, "int64(1)", r#"[]byte("")"#],
-    );
+    record_crasher_and_fine(d);
     v1(
         d,
         "FuzzFlags",
@@ -637,13 +643,7 @@ fn json_events() {
     let lib = example_lib("librust_typed.so");
     let dir = tempdir();
     let d = dir.path();
-    copy_known(d, "FuzzRecord", "rust_typed.FuzzRecord", "crasher");
-    v1(
-        d,
-        "FuzzRecord",
-        "fine",
-        &[r#"string("q")"#, "int64(1)", r#"[]byte("")"#],
-    );
+    record_crasher_and_fine(d);
     std::fs::write(
         seed_dir(d, "FuzzFlags").join("bad"),
         "go test fuzz v1\nnope\n",

@@ -60,6 +60,7 @@ impl Work {
         Fuzzing {
             child,
             marker: format!("FUZZ_TEST_MARK={}", self.path().display()),
+            cache: self.path().join("cache"),
         }
     }
 
@@ -127,6 +128,7 @@ impl Work {
 pub struct Fuzzing {
     child: Child,
     marker: String,
+    cache: PathBuf,
 }
 
 impl Fuzzing {
@@ -136,7 +138,8 @@ impl Fuzzing {
     }
 
     /// Ctrl-C: sends fuzz-run SIGINT, waits for it, and asserts that none
-    /// of its processes is left running.
+    /// of its processes is left running and no unfinished write (a
+    /// `.tmp` file) is left in the cache.
     #[track_caller]
     pub fn interrupt(self) -> Run {
         // SAFETY: signalling our own child, which has not been waited for.
@@ -144,6 +147,13 @@ impl Fuzzing {
         let run = Run::from(self.child.wait_with_output().unwrap());
         let left = marked_processes(&self.marker);
         assert!(left.is_empty(), "processes left running: {left:?}");
+        for e in walkdir::WalkDir::new(&self.cache).into_iter().flatten() {
+            assert!(
+                !e.file_name().to_string_lossy().starts_with(".tmp"),
+                "{}",
+                e.path().display()
+            );
+        }
         run
     }
 }
