@@ -73,27 +73,9 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     let Response::Hello { target: desc, .. } = answer(&rx, &mut worker)? else {
         return Err(CliError::misuse("the worker did not say hello"));
     };
-    let target = &desc.name;
-    let types: Vec<ArgType> = desc.args.clone();
-    let values = if cli.raw {
-        match types.as_slice() {
-            [ArgType::Bytes] => vec![Value::Bytes(input.clone())],
-            [ArgType::String] => vec![Value::String(input.clone())],
-            other => {
-                return Err(CliError::misuse(format!(
-                    "-raw needs a target of one []byte or string argument; {target} takes ({})",
-                    ArgType::format_list(other)
-                )))
-            }
-        }
-    } else {
-        let v = codec::decode(&input).map_err(|e| CliError::from(e.in_file(&name)))?;
-        codec::check_types(&v, &types).map_err(|e| CliError::from(e.in_file(&name)))?;
-        v
-    };
+    let values = input_values(&cli, &input, &name, &desc.name, &desc.args)?;
     let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
     fuzz_cli::interrupt::install();
-    let timeout_ms = cli.timeout.as_millis() as u64;
 
     // How the input runs as given (in a forked child, so a crash is safe),
     // and so what must be kept.
@@ -101,7 +83,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         .send(&Request::Check {
             id: 1,
             entry: entry.clone(),
-            timeout_ms,
+            timeout_ms: cli.timeout.as_millis() as u64,
             rss_limit_mb: cli.rss_limit_mb,
         })
         .map_err(CliError::misuse)?;
@@ -109,101 +91,12 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         Response::Checked { outcome, .. } => outcome,
         other => return Err(CliError::misuse(format!("unexpected answer {other:?}"))),
     };
-    let keep = match (cli.coverage, checked.failure_site()) {
-        (true, Some(site)) => {
-            eprintln!("{TOOL}: {name}: the input fails ({site}); minimize it without -coverage");
-            return Ok(Status::Finding);
-        }
-        (true, None) => match checked {
-            // The features come from the forked check, as every candidate
-            // runs forked too: a target that initialises itself on its
-            // first run does so in each child alike.
-            Checked::Ok { features } if !features.is_empty() => Keep::Coverage {
-                features,
-                isolate: true,
-            },
-            _ => {
-                eprintln!("{TOOL}: {name}: the input reaches no coverage: nothing to keep");
-                return Ok(Status::Finding);
-            }
-        },
-        (false, None) => {
-            eprintln!(
-                "{TOOL}: {name}: the input does not fail {target} ({}): nothing to minimize",
-                if checked == Checked::Rejected {
-                    "rejected"
-                } else {
-                    "ok"
-                }
-            );
-            return Ok(Status::Finding);
-        }
-        (false, Some(site)) => {
-            eprintln!("{TOOL}: {name} fails: {site}");
-            Keep::Failure {
-                site: cli.same.then(|| site.to_string()),
-            }
-        }
+    let Some(keep) = what_to_keep(&cli, &name, &desc.name, checked) else {
+        return Ok(Status::Finding);
     };
 
-    let (max_execs, millis) = match cli.fuzzminimizetime {
-        Limit::Time(d) => (None, Some(d.as_millis() as u64)),
-        Limit::Count(n) => (Some(n), None),
-    };
-    worker
-        .send(&Request::Minimize {
-            id: 3,
-            entry: entry.clone(),
-            keep,
-            max_execs,
-            millis,
-            timeout_ms,
-            rss_limit_mb: cli.rss_limit_mb,
-        })
-        .map_err(CliError::misuse)?;
     let start = Instant::now();
-    let mut best = entry.clone();
-    let mut last_note = Instant::now();
-    let (best, execs, interrupted) = loop {
-        if fuzz_cli::interrupt::interrupted() {
-            break (best, None, true);
-        }
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(Event::Answer(
-                _,
-                Response::Progress {
-                    entry, execs, size, ..
-                },
-            )) => {
-                best = entry;
-                if last_note.elapsed() >= Duration::from_secs(1) {
-                    last_note = Instant::now();
-                    eprintln!(
-                        "{TOOL}: {:.0}s: {size} bytes after {execs} executions",
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-            }
-            Ok(Event::Answer(_, Response::Minimized { entry, execs, .. })) => {
-                break (entry, Some(execs), false)
-            }
-            Ok(Event::Answer(_, Response::Error { message, .. })) => {
-                return Err(CliError::misuse(message))
-            }
-            Ok(Event::Answer(..)) | Err(RecvTimeoutError::Timeout) => {}
-            Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
-            Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
-                // Only an in-process (coverage) candidate can take the
-                // worker down; the best so far stands.
-                let death = worker.death();
-                eprintln!(
-                    "{TOOL}: warning: the worker died ({}); keeping the best so far",
-                    death.kind
-                );
-                break (best, None, true);
-            }
-        }
-    };
+    let (best, execs, interrupted) = minimize(&cli, &rx, &mut worker, &entry, keep, start)?;
     worker.stop();
 
     let best_values = codec::decode(best.as_bytes()).map_err(CliError::from)?;
@@ -228,4 +121,141 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         }
     );
     Ok(Status::Success)
+}
+
+/// The values of the input: its raw bytes as the one []byte or string
+/// argument with -raw, else the v1 file, checked against the target's types.
+fn input_values(
+    cli: &Cli,
+    input: &[u8],
+    name: &str,
+    target: &str,
+    types: &[ArgType],
+) -> Result<Vec<Value>, CliError> {
+    if cli.raw {
+        return match types {
+            [ArgType::Bytes] => Ok(vec![Value::Bytes(input.to_vec())]),
+            [ArgType::String] => Ok(vec![Value::String(input.to_vec())]),
+            other => Err(CliError::misuse(format!(
+                "-raw needs a target of one []byte or string argument; {target} takes ({})",
+                ArgType::format_list(other)
+            ))),
+        };
+    }
+    let v = codec::decode(input).map_err(|e| CliError::from(e.in_file(name)))?;
+    codec::check_types(&v, types).map_err(|e| CliError::from(e.in_file(name)))?;
+    Ok(v)
+}
+
+/// What the minimization must keep, from how the input runs as given: its
+/// failure (with -same, its crash site), or with -coverage its coverage.
+/// `None`, said on stderr, when there is nothing to keep (exit 1).
+fn what_to_keep(cli: &Cli, name: &str, target: &str, checked: Checked) -> Option<Keep> {
+    match (cli.coverage, checked.failure_site()) {
+        (true, Some(site)) => {
+            eprintln!("{TOOL}: {name}: the input fails ({site}); minimize it without -coverage");
+            None
+        }
+        (true, None) => match checked {
+            // The features come from the forked check, as every candidate
+            // runs forked too: a target that initialises itself on its
+            // first run does so in each child alike.
+            Checked::Ok { features } if !features.is_empty() => Some(Keep::Coverage {
+                features,
+                isolate: true,
+            }),
+            _ => {
+                eprintln!("{TOOL}: {name}: the input reaches no coverage: nothing to keep");
+                None
+            }
+        },
+        (false, None) => {
+            eprintln!(
+                "{TOOL}: {name}: the input does not fail {target} ({}): nothing to minimize",
+                if checked == Checked::Rejected {
+                    "rejected"
+                } else {
+                    "ok"
+                }
+            );
+            None
+        }
+        (false, Some(site)) => {
+            eprintln!("{TOOL}: {name} fails: {site}");
+            Some(Keep::Failure {
+                site: cli.same.then(|| site.to_string()),
+            })
+        }
+    }
+}
+
+/// Has the worker minimize `entry` keeping `keep`, noting progress on
+/// stderr every second; returns the smallest entry, the executions it
+/// took when the worker finished, and whether it was cut short (Ctrl-C,
+/// or a worker that died, the best so far standing).
+fn minimize(
+    cli: &Cli,
+    rx: &Receiver<Event>,
+    worker: &mut Worker,
+    entry: &str,
+    keep: Keep,
+    start: Instant,
+) -> Result<(String, Option<u64>, bool), CliError> {
+    let (max_execs, millis) = match cli.fuzzminimizetime {
+        Limit::Time(d) => (None, Some(d.as_millis() as u64)),
+        Limit::Count(n) => (Some(n), None),
+    };
+    worker
+        .send(&Request::Minimize {
+            id: 3,
+            entry: entry.to_string(),
+            keep,
+            max_execs,
+            millis,
+            timeout_ms: cli.timeout.as_millis() as u64,
+            rss_limit_mb: cli.rss_limit_mb,
+        })
+        .map_err(CliError::misuse)?;
+    let mut best = entry.to_string();
+    let mut last_note = Instant::now();
+    loop {
+        if fuzz_cli::interrupt::interrupted() {
+            return Ok((best, None, true));
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Event::Answer(
+                _,
+                Response::Progress {
+                    entry, execs, size, ..
+                },
+            )) => {
+                best = entry;
+                if last_note.elapsed() >= Duration::from_secs(1) {
+                    last_note = Instant::now();
+                    eprintln!(
+                        "{TOOL}: {:.0}s: {size} bytes after {execs} executions",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            Ok(Event::Answer(_, Response::Minimized { entry, execs, .. })) => {
+                return Ok((entry, Some(execs), false))
+            }
+            Ok(Event::Answer(_, Response::Error { message, .. })) => {
+                return Err(CliError::misuse(message))
+            }
+            Ok(Event::Answer(..)) | Err(RecvTimeoutError::Timeout) => {}
+            Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
+            Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
+                // Only an in-process (coverage) candidate can take the
+                // worker down; the best so far stands.
+                let death = worker.death();
+                eprintln!(
+                    "{TOOL}: warning: the worker died ({}); keeping the best so far",
+                    death.kind
+                );
+                return Ok((best, None, true));
+            }
+        }
+    }
 }
