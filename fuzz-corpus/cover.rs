@@ -102,15 +102,7 @@ pub fn run(
     dirs: &[PathBuf],
 ) -> Result<Status, CliError> {
     // Everything is read and checked before anything runs.
-    let files = corpus_files(dirs)?;
-    let mut entries = Vec::with_capacity(files.len());
-    for path in &files {
-        let entry = Entry::read(path)?;
-        if let Err(e) = &entry.values {
-            return Err(CliError::misuse(e.to_string()));
-        }
-        entries.push(entry);
-    }
+    let entries = read_entries(dirs)?;
     if let Some(out) = html.filter(|p| !is_stdio(p)) {
         check_output(out)?;
     }
@@ -119,7 +111,9 @@ pub fn run(
     let table = read_pc_table(&worker_bin, lib)?;
     if table.is_empty() {
         return Err(CliError::misuse(format!(
-            "{}: has no PC table to name covered blocks by: build it with -fsanitize-coverage=inline-8bit-counters,pc-table (or -fsanitize=fuzzer-no-link); trace-pc-guard and gcc's trace-pc builds have none",
+            "{}: has no PC table to name covered blocks by: build it with \
+             -fsanitize-coverage=inline-8bit-counters,pc-table (or -fsanitize=fuzzer-no-link); \
+             trace-pc-guard and gcc's trace-pc builds have none",
             lib.display()
         )));
     }
@@ -139,6 +133,83 @@ pub fn run(
 
     let start = Instant::now();
     let ranges = pctable::functions(&table);
+    let hits = run_entries(&mut session, &entries, timeout, &table, &ranges);
+    let target_name = session.desc.name.clone();
+    session.stop();
+    for w in &hits.warnings {
+        fuzz_cli::exit::warn(TOOL, w);
+    }
+
+    let report = Report {
+        library: lib
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| lib.display().to_string()),
+        target: target_name,
+        corpus: dirs.iter().map(|d| d.display().to_string()).collect(),
+        entries: entries.len(),
+        skipped: hits.skipped,
+        functions: functions(lib, &table, &ranges, hits.hit, hits.reached_by)?,
+    };
+    match html {
+        Some(p) if is_stdio(p) => {
+            fuzz_cli::io::write_stdout(crate::cover_html::render(&report).as_bytes())?
+        }
+        Some(p) => {
+            print_listing(&report)?;
+            fsutil::write_atomic(p, crate::cover_html::render(&report).as_bytes())?;
+        }
+        None => print_listing(&report)?,
+    }
+    let (cf, f, cb, b) = totals(&report.functions);
+    eprintln!(
+        "{TOOL}: ran {} {} ({} skipped) in {:.1}s: {cf}/{f} functions, {cb}/{b} blocks covered",
+        report.entries,
+        if report.entries == 1 {
+            "entry"
+        } else {
+            "entries"
+        },
+        report.skipped,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(Status::Success)
+}
+
+/// Every corpus file, read, each of which must parse.
+fn read_entries(dirs: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
+    let files = corpus_files(dirs)?;
+    let mut entries = Vec::with_capacity(files.len());
+    for path in &files {
+        let entry = Entry::read(path)?;
+        if let Err(e) = &entry.values {
+            return Err(CliError::misuse(e.to_string()));
+        }
+        entries.push(entry);
+    }
+    Ok(entries)
+}
+
+/// What running the entries showed.
+struct Hits {
+    /// Per PC table entry (block): whether any entry reached it.
+    hit: Vec<bool>,
+    /// Per function: how many entries reached it.
+    reached_by: Vec<usize>,
+    /// Entries that crashed or hung.
+    skipped: usize,
+    warnings: Vec<String>,
+}
+
+/// Runs every entry and marks the blocks its features name. A failing
+/// entry's coverage counts (with a warning); a crash or hang skips it.
+fn run_entries(
+    session: &mut Session,
+    entries: &[Entry],
+    timeout: Duration,
+    table: &[PcEntry],
+    ranges: &[std::ops::Range<usize>],
+) -> Hits {
     // Which function each counter's block belongs to, and where.
     let mut where_is: HashMap<u32, (usize, usize)> = HashMap::with_capacity(table.len());
     for (f, r) in ranges.iter().enumerate() {
@@ -146,11 +217,13 @@ pub fn run(
             where_is.insert(table[i].counter, (f, i));
         }
     }
-    let mut hit = vec![false; table.len()];
-    let mut reached_by = vec![0usize; ranges.len()];
-    let mut warnings: Vec<String> = Vec::new();
-    let mut skipped = 0;
-    for e in &entries {
+    let mut hits = Hits {
+        hit: vec![false; table.len()],
+        reached_by: vec![0usize; ranges.len()],
+        skipped: 0,
+        warnings: Vec::new(),
+    };
+    for e in entries {
         let values = e.values.as_ref().expect("checked above");
         let Ok(text) = String::from_utf8(codec::encode(values)) else {
             continue;
@@ -160,7 +233,7 @@ pub fn run(
                 outcome, features, ..
             }) => {
                 if let Exec::Failed { message } = outcome {
-                    warnings.push(format!(
+                    hits.warnings.push(format!(
                         "{}: fails: {} (its coverage counts)",
                         e.path.display(),
                         message.lines().next().unwrap_or("")
@@ -169,48 +242,56 @@ pub fn run(
                 features
             }
             Ok(Response::Error { message, .. }) => {
-                skipped += 1;
-                warnings.push(format!("skipped {}: {message}", e.path.display()));
+                hits.skipped += 1;
+                hits.warnings
+                    .push(format!("skipped {}: {message}", e.path.display()));
                 continue;
             }
             Ok(other) => {
-                skipped += 1;
-                warnings.push(format!(
+                hits.skipped += 1;
+                hits.warnings.push(format!(
                     "skipped {}: the worker answered {other:?}",
                     e.path.display()
                 ));
                 continue;
             }
             Err(death) => {
-                skipped += 1;
-                warnings.push(format!("skipped {}: {}", e.path.display(), death.kind));
+                hits.skipped += 1;
+                hits.warnings
+                    .push(format!("skipped {}: {}", e.path.display(), death.kind));
                 continue;
             }
         };
         let mut reached: Vec<usize> = Vec::new();
         for f in features {
             if let Some(&(func, i)) = where_is.get(&pctable::counter_of(f)) {
-                hit[i] = true;
+                hits.hit[i] = true;
                 reached.push(func);
             }
         }
         reached.sort_unstable();
         reached.dedup();
         for func in reached {
-            reached_by[func] += 1;
+            hits.reached_by[func] += 1;
         }
     }
-    let target_name = session.desc.name.clone();
-    session.stop();
-    for w in &warnings {
-        fuzz_cli::exit::warn(TOOL, w);
-    }
+    hits
+}
 
+/// The library's functions (one per range of the PC table), named from
+/// its symbols, with the blocks the entries covered.
+fn functions(
+    lib: &Path,
+    table: &[PcEntry],
+    ranges: &[std::ops::Range<usize>],
+    hit: Vec<bool>,
+    reached_by: Vec<usize>,
+) -> Result<Vec<Function>, CliError> {
     let offsets: Vec<u64> = ranges.iter().map(|r| table[r.start].offset).collect();
     let symbols = crate::symbols::symbolize(lib, &offsets)
         .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
     let cwd = std::env::current_dir().ok();
-    let functions: Vec<Function> = ranges
+    Ok(ranges
         .iter()
         .zip(symbols)
         .zip(reached_by)
@@ -232,37 +313,7 @@ pub fn run(
                 reached_by,
             }
         })
-        .collect();
-    let report = Report {
-        library: lib
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| lib.display().to_string()),
-        target: target_name,
-        corpus: dirs.iter().map(|d| d.display().to_string()).collect(),
-        entries: entries.len(),
-        skipped,
-        functions,
-    };
-
-    match html {
-        Some(p) if is_stdio(p) => {
-            fuzz_cli::io::write_stdout(crate::cover_html::render(&report).as_bytes())?
-        }
-        Some(p) => {
-            print_listing(&report)?;
-            fsutil::write_atomic(p, crate::cover_html::render(&report).as_bytes())?;
-        }
-        None => print_listing(&report)?,
-    }
-    let (cf, f, cb, b) = totals(&report.functions);
-    eprintln!(
-        "{TOOL}: ran {} {} ({skipped} skipped) in {:.1}s: {cf}/{f} functions, {cb}/{b} blocks covered",
-        report.entries,
-        if report.entries == 1 { "entry" } else { "entries" },
-        start.elapsed().as_secs_f64()
-    );
-    Ok(Status::Success)
+        .collect())
 }
 
 /// Refuses an output file that cannot be written, before anything runs.

@@ -45,7 +45,8 @@ fn bar(covered: usize, total: usize, unit: &str) -> String {
         covered as f64 * 100.0 / total as f64
     };
     format!(
-        "<span class=\"bar\" title=\"{covered} of {total} {unit}\"><span class=\"fill\" style=\"width:{width:.1}%\"></span></span>"
+        "<span class=\"bar\" title=\"{covered} of {total} {unit}\">\
+         <span class=\"fill\" style=\"width:{width:.1}%\"></span></span>"
     )
 }
 
@@ -78,12 +79,14 @@ pub fn name_prefix(name: &str) -> String {
     }
 }
 
-/// The page.
-pub fn render(r: &Report) -> String {
-    // Source files below the current directory (the project's own, shown
-    // relative) first, then other files (toolchain, dependencies), then
-    // functions without a file, by name prefix.
-    let mut groups: BTreeMap<(bool, bool, String), Vec<&Function>> = BTreeMap::new();
+/// The functions by group, each group's in order of place: source files
+/// below the current directory (the project's own, shown relative) first,
+/// then other files (toolchain, dependencies), then functions without a
+/// file, by name prefix. The key: (by prefix, absolute path, file or prefix).
+type Groups<'a> = BTreeMap<(bool, bool, String), Vec<&'a Function>>;
+
+fn groups(r: &Report) -> Groups<'_> {
+    let mut groups: Groups = BTreeMap::new();
     for f in &r.functions {
         let key = match &f.file {
             Some(file) => (false, file.starts_with('/'), file.clone()),
@@ -99,8 +102,34 @@ pub fn render(r: &Report) -> String {
                 .then(a.offset.cmp(&b.offset))
         });
     }
+    groups
+}
+
+/// The page.
+pub fn render(r: &Report) -> String {
+    let groups = groups(r);
     let (cf, nf, cb, nb) = totals(&r.functions);
     let mut h = String::with_capacity(4096 + r.functions.len() * 400);
+    header(&mut h, r);
+    if r.functions.is_empty() {
+        h.push_str("<p>The library has no instrumented functions.</p>\n");
+    }
+    for ((by_prefix, _, key), fs) in &groups {
+        group(&mut h, *by_prefix, key, fs);
+    }
+    let _ = write!(
+        h,
+        "</main>\n<footer>fuzz-corpus cover &middot; {} &middot; \
+         {cf}/{nf} functions, {cb}/{nb} blocks</footer>\n</body>\n</html>\n",
+        esc(&r.library)
+    );
+    h
+}
+
+/// The head of the page: title, what ran, the two totals as cards, the
+/// legend.
+fn header(h: &mut String, r: &Report) {
+    let (cf, nf, cb, nb) = totals(&r.functions);
     let title = format!("Coverage of {}", r.library);
     let _ = write!(
         h,
@@ -119,7 +148,8 @@ pub fn render(r: &Report) -> String {
         .join(", ");
     let _ = writeln!(
         h,
-        "<p class=\"meta\">target <code>{}</code> &middot; corpus {corpus} &middot; {} {} run{}</p>",
+        "<p class=\"meta\">target <code>{}</code> &middot; corpus {corpus} &middot; \
+         {} {} run{}</p>",
         esc(&r.target),
         r.entries,
         if r.entries == 1 { "entry" } else { "entries" },
@@ -139,7 +169,8 @@ pub fn render(r: &Report) -> String {
     ] {
         let _ = writeln!(
             h,
-            "<div class=\"card {}\"><div class=\"big\">{}</div><div>{c} of {n} {what}</div>{}</div>",
+            "<div class=\"card {}\"><div class=\"big\">{}</div>\
+             <div>{c} of {n} {what}</div>{}</div>",
             state(c, n),
             percent(c, n),
             bar(c, n, unit)
@@ -152,60 +183,60 @@ pub fn render(r: &Report) -> String {
          <span class=\"mark full\"></span> fully covered \
          <label for=\"hidefull\">hide fully covered functions</label></p>\n</header>\n<main>\n",
     );
-    if r.functions.is_empty() {
-        h.push_str("<p>The library has no instrumented functions.</p>\n");
-    }
-    for ((by_prefix, _, key), fs) in &groups {
-        let (gcf, gnf, gcb, gnb) = totals(fs.iter().copied());
-        let open = if gcb > 0 && gcb < gnb { " open" } else { "" };
-        let label = if *by_prefix {
-            format!("<span class=\"gname prefix\">{}</span>", esc(key))
-        } else {
-            format!("<span class=\"gname\">{}</span>", esc(key))
+}
+
+/// One group (a source file or a name prefix): a summary line with its
+/// totals, opened when it is partly covered, over a table of its functions.
+fn group(h: &mut String, by_prefix: bool, key: &str, fs: &[&Function]) {
+    let (gcf, gnf, gcb, gnb) = totals(fs.iter().copied());
+    let open = if gcb > 0 && gcb < gnb { " open" } else { "" };
+    let label = if by_prefix {
+        format!("<span class=\"gname prefix\">{}</span>", esc(key))
+    } else {
+        format!("<span class=\"gname\">{}</span>", esc(key))
+    };
+    let _ = writeln!(
+        h,
+        "<details class=\"group {}\"{open}>\n<summary>{label}{}<span class=\"num\">{}</span>\
+         <span class=\"num wide\">{gcf}/{gnf} functions, {gcb}/{gnb} blocks</span></summary>",
+        state(gcb, gnb),
+        bar(gcb, gnb, "blocks"),
+        percent(gcb, gnb),
+    );
+    let _ = writeln!(
+        h,
+        "<table>\n<thead><tr><th></th><th>function</th><th>{}</th><th>blocks</th><th></th>\
+         <th class=\"num\">%</th>\
+         <th class=\"num\" title=\"corpus entries that reach the function\">entries</th>\
+         </tr></thead>\n<tbody>",
+        if by_prefix { "address" } else { "line" }
+    );
+    for f in fs {
+        let st = state(f.covered, f.blocks);
+        let mark = match st {
+            "none" => "&#x2717;",
+            "part" => "&#x25D0;",
+            _ => "&#x2713;",
+        };
+        let place = match (by_prefix, f.line) {
+            (false, Some(l)) => l.to_string(),
+            (false, None) => String::new(),
+            (true, _) => format!("0x{:x}", f.offset),
         };
         let _ = writeln!(
             h,
-            "<details class=\"group {}\"{open}>\n<summary>{label}{}<span class=\"num\">{}</span><span class=\"num wide\">{gcf}/{gnf} functions, {gcb}/{gnb} blocks</span></summary>",
-            state(gcb, gnb),
-            bar(gcb, gnb, "blocks"),
-            percent(gcb, gnb),
+            "<tr class=\"{st}\"><td class=\"mark-cell\">{mark}</td><td class=\"name\">{}</td>\
+             <td class=\"num place\">{place}</td><td class=\"num\">{}/{}</td><td>{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            esc(&f.name),
+            f.covered,
+            f.blocks,
+            bar(f.covered, f.blocks, "blocks"),
+            percent(f.covered, f.blocks),
+            f.reached_by
         );
-        let _ = writeln!(
-            h,
-            "<table>\n<thead><tr><th></th><th>function</th><th>{}</th><th>blocks</th><th></th><th class=\"num\">%</th><th class=\"num\" title=\"corpus entries that reach the function\">entries</th></tr></thead>\n<tbody>",
-            if *by_prefix { "address" } else { "line" }
-        );
-        for f in fs {
-            let st = state(f.covered, f.blocks);
-            let mark = match st {
-                "none" => "&#x2717;",
-                "part" => "&#x25D0;",
-                _ => "&#x2713;",
-            };
-            let place = match (by_prefix, f.line) {
-                (false, Some(l)) => l.to_string(),
-                (false, None) => String::new(),
-                (true, _) => format!("0x{:x}", f.offset),
-            };
-            let _ = writeln!(
-                h,
-                "<tr class=\"{st}\"><td class=\"mark-cell\">{mark}</td><td class=\"name\">{}</td><td class=\"num place\">{place}</td><td class=\"num\">{}/{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                esc(&f.name),
-                f.covered,
-                f.blocks,
-                bar(f.covered, f.blocks, "blocks"),
-                percent(f.covered, f.blocks),
-                f.reached_by
-            );
-        }
-        h.push_str("</tbody>\n</table>\n</details>\n");
     }
-    let _ = write!(
-        h,
-        "</main>\n<footer>fuzz-corpus cover &middot; {} &middot; {cf}/{nf} functions, {cb}/{nb} blocks</footer>\n</body>\n</html>\n",
-        esc(&r.library)
-    );
-    h
+    h.push_str("</tbody>\n</table>\n</details>\n");
 }
 
 const STYLE: &str = r#"

@@ -44,15 +44,7 @@ pub fn run(
         .max()
         .unwrap_or(0)
         + 4096;
-    let mut session =
-        Session::start(&worker_bin, lib, target, scratch.path(), capacity).map_err(|e| {
-            // The worker's own message may name the library already.
-            let shown = lib.display().to_string();
-            match e.to_string() {
-                m if m.starts_with(&shown) => CliError::misuse(m),
-                m => CliError::misuse(format!("{shown}: {m}")),
-            }
-        })?;
+    let mut session = start_session(&worker_bin, lib, target, scratch.path(), capacity)?;
     let types: Vec<ArgType> = session.desc.args.clone();
     // Every entry must be readable and of the target's types before
     // anything runs or is written.
@@ -68,40 +60,9 @@ pub fn run(
     let mut coverage: HashSet<u32> = HashSet::new();
     let mut have: HashSet<String> = HashSet::new();
     let mut skipped: Vec<String> = Vec::new();
-    let run_one =
-        |session: &mut Session, e: &Entry, skipped: &mut Vec<String>| -> Option<Vec<u32>> {
-            let entry = String::from_utf8(codec::encode(e.values.as_ref().ok()?)).ok()?;
-            match session.call(&Request::Run { id: 0, entry }, timeout) {
-                Ok(Response::Ran {
-                    outcome: Exec::Ok,
-                    features,
-                    ..
-                }) => Some(features),
-                Ok(Response::Ran {
-                    outcome: Exec::Rejected,
-                    ..
-                }) => None,
-                Ok(Response::Ran {
-                    outcome: Exec::Failed { message },
-                    ..
-                }) => {
-                    skipped.push(format!(
-                        "{}: fails: {}",
-                        e.path.display(),
-                        message.lines().next().unwrap_or("")
-                    ));
-                    None
-                }
-                Ok(_) => None,
-                Err(death) => {
-                    skipped.push(format!("{}: {}", e.path.display(), death.kind));
-                    None
-                }
-            }
-        };
     for e in &existing {
         have.insert(digest::sha256_hex(&e.bytes));
-        if let Some(features) = run_one(&mut session, e, &mut skipped) {
+        if let Some(features) = features_of(&mut session, e, timeout, &mut skipped) {
             coverage.extend(features);
         }
     }
@@ -116,7 +77,7 @@ pub fn run(
             continue;
         }
         considered += 1;
-        let Some(features) = run_one(&mut session, e, &mut skipped) else {
+        let Some(features) = features_of(&mut session, e, timeout, &mut skipped) else {
             continue;
         };
         let new = features.iter().filter(|f| !coverage.contains(f)).count();
@@ -135,11 +96,68 @@ pub fn run(
         fuzz_cli::exit::warn(TOOL, &format!("skipped {s}"));
     }
     eprintln!(
-        "{TOOL}: merged {added} of {considered} new entries into {} by coverage ({baseline} -> {} features, {} skipped) in {:.1}s",
+        "{TOOL}: merged {added} of {considered} new entries into {} by coverage \
+         ({baseline} -> {} features, {} skipped) in {:.1}s",
         dst.display(),
         coverage.len(),
         skipped.len(),
         start.elapsed().as_secs_f64()
     );
     Ok(Status::Success)
+}
+
+/// A worker serving the target, its failure to start one line naming LIB.
+fn start_session(
+    worker_bin: &Path,
+    lib: &Path,
+    target: Option<&str>,
+    scratch: &Path,
+    capacity: usize,
+) -> Result<Session, CliError> {
+    Session::start(worker_bin, lib, target, scratch, capacity).map_err(|e| {
+        // The worker's own message may name the library already.
+        let shown = lib.display().to_string();
+        match e.to_string() {
+            m if m.starts_with(&shown) => CliError::misuse(m),
+            m => CliError::misuse(format!("{shown}: {m}")),
+        }
+    })
+}
+
+/// The coverage features one entry reaches; `None` when it is rejected,
+/// or fails, crashes or hangs, which `skipped` then records.
+fn features_of(
+    session: &mut Session,
+    e: &Entry,
+    timeout: Duration,
+    skipped: &mut Vec<String>,
+) -> Option<Vec<u32>> {
+    let entry = String::from_utf8(codec::encode(e.values.as_ref().ok()?)).ok()?;
+    match session.call(&Request::Run { id: 0, entry }, timeout) {
+        Ok(Response::Ran {
+            outcome: Exec::Ok,
+            features,
+            ..
+        }) => Some(features),
+        Ok(Response::Ran {
+            outcome: Exec::Rejected,
+            ..
+        }) => None,
+        Ok(Response::Ran {
+            outcome: Exec::Failed { message },
+            ..
+        }) => {
+            skipped.push(format!(
+                "{}: fails: {}",
+                e.path.display(),
+                message.lines().next().unwrap_or("")
+            ));
+            None
+        }
+        Ok(_) => None,
+        Err(death) => {
+            skipped.push(format!("{}: {}", e.path.display(), death.kind));
+            None
+        }
+    }
 }
