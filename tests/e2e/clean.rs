@@ -26,6 +26,15 @@ fn entry(cache: &Path, lib: &str, target: &str, name: &str, bytes: &[u8]) -> Pat
     p
 }
 
+/// [`entry`] at `<cache>/<LIB>/<TARGET>/<NAME>`, given as one path.
+fn entry_at(cache: &Path, lib_target_name: &str, bytes: &[u8]) -> PathBuf {
+    let parts: Vec<&str> = lib_target_name.split('/').collect();
+    let [lib, target, name] = parts[..] else {
+        panic!("not LIB/TARGET/NAME: {lib_target_name}");
+    };
+    entry(cache, lib, target, name, bytes)
+}
+
 /// Sets a file's modification time `days` in the past.
 fn age_days(path: &Path, days: u64) {
     let t = SystemTime::now() - Duration::from_secs(days * 86400);
@@ -79,6 +88,15 @@ fn lines(r: &Run) -> Vec<String> {
     r.out().lines().map(str::to_string).collect()
 }
 
+/// Runs fuzz-clean in `dir`, which must succeed and say `said` in its one
+/// summary line on stderr.
+#[track_caller]
+fn cleans(dir: &Path, args: &[&str], said: &str) -> Run {
+    let r = run_in(dir, TOOL, args).expect(0);
+    assert!(summary(&r).contains(said), "{}", r.stderr);
+    r
+}
+
 /// The one summary line on stderr.
 #[track_caller]
 fn summary(r: &Run) -> &str {
@@ -92,25 +110,19 @@ fn summary(r: &Run) -> &str {
 fn whole_cache_goes_and_the_cache_dir_stays() {
     let d = tempdir();
     let cache = d.path().join("cache");
-    entry(
+    entry_at(
         &cache,
-        "foo-0123456789abcdef",
-        "FuzzA",
-        "aaaaaaaaaaaaaaaa",
+        "foo-0123456789abcdef/FuzzA/aaaaaaaaaaaaaaaa",
         b"go test fuzz v1\n[]byte(\"a\")\n",
     );
-    entry(
+    entry_at(
         &cache,
-        "foo-0123456789abcdef",
-        "FuzzB",
-        "bbbbbbbbbbbbbbbb",
+        "foo-0123456789abcdef/FuzzB/bbbbbbbbbbbbbbbb",
         &[b'x'; 2000],
     );
-    entry(
+    entry_at(
         &cache,
-        "bar-fedcba9876543210",
-        "bar",
-        "cccccccccccccccc",
+        "bar-fedcba9876543210/bar/cccccccccccccccc",
         &[b'y'; 2000],
     );
     let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
@@ -137,8 +149,11 @@ fn whole_cache_goes_and_the_cache_dir_stays() {
     );
 
     // Again: nothing left.
-    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
-    assert!(summary(&r).contains("nothing to remove in"), "{}", r.stderr);
+    cleans(
+        d.path(),
+        &["-fuzzcachedir", "cache"],
+        "nothing to remove in",
+    );
 }
 
 #[test]
@@ -242,20 +257,8 @@ fn one_library() {
     let (_, foo) = fake_lib(d.path(), "libfoo.so");
     entry(&cache, &foo, "foo", "1111111111111111", b"1");
     entry(&cache, &foo, "FuzzX", "2222222222222222", b"22");
-    entry(
-        &cache,
-        "foo-0000000000000000",
-        "foo",
-        "3333333333333333",
-        b"333",
-    );
-    entry(
-        &cache,
-        "bar-1111111111111111",
-        "bar",
-        "4444444444444444",
-        b"4444",
-    );
+    entry_at(&cache, "foo-0000000000000000/foo/3333333333333333", b"333");
+    entry_at(&cache, "bar-1111111111111111/bar/4444444444444444", b"4444");
     let before = tree(&cache);
     let r = run_in(d.path(), TOOL, &["libfoo.so", "-fuzzcachedir", "cache"]).expect(0);
     assert!(r.stdout.is_empty());
@@ -276,16 +279,10 @@ fn one_library() {
     // Its id does not depend on how LIB is spelled.
     entry(&cache, &foo, "foo", "5555555555555555", b"5");
     let lib = d.path().join("libfoo.so");
-    let r = run_in(
+    cleans(
         d.path(),
-        TOOL,
         &[lib.to_str().unwrap(), "-fuzzcachedir=cache"],
-    )
-    .expect(0);
-    assert!(
-        summary(&r).contains("removed 1 entry (1 B)"),
-        "{}",
-        r.stderr
+        "removed 1 entry (1 B)",
     );
     assert!(!cache.join(&foo).exists());
 }
@@ -298,23 +295,11 @@ fn one_target_of_one_library() {
     entry(&cache, &foo, "FuzzA", "1111111111111111", b"1");
     entry(&cache, &foo, "FuzzA", "2222222222222222", b"2");
     entry(&cache, &foo, "FuzzB", "3333333333333333", b"3");
-    entry(
-        &cache,
-        "bar-1111111111111111",
-        "FuzzA",
-        "4444444444444444",
-        b"4",
-    );
-    let r = run_in(
+    entry_at(&cache, "bar-1111111111111111/FuzzA/4444444444444444", b"4");
+    cleans(
         d.path(),
-        TOOL,
         &["libfoo.so", "-target", "FuzzA", "-fuzzcachedir", "cache"],
-    )
-    .expect(0);
-    assert!(
-        summary(&r).contains("removed 2 entries (2 B)"),
-        "{}",
-        r.stderr
+        "removed 2 entries (2 B)",
     );
     assert_eq!(
         tree(&cache),
@@ -336,57 +321,25 @@ fn one_target_of_one_library() {
     .expect(0);
     assert!(!cache.join(&foo).exists());
     // A target the library has none of: nothing to remove.
-    let r = run_in(
+    cleans(
         d.path(),
-        TOOL,
         &["libfoo.so", "-target", "FuzzZ", "-fuzzcachedir", "cache"],
-    )
-    .expect(0);
-    assert!(summary(&r).contains("nothing to remove"), "{}", r.stderr);
+        "nothing to remove",
+    );
 }
 
 #[test]
 fn one_target_in_every_library() {
     let d = tempdir();
     let cache = d.path().join("cache");
-    entry(
-        &cache,
-        "foo-0000000000000000",
-        "FuzzA",
-        "1111111111111111",
-        b"1",
-    );
-    entry(
-        &cache,
-        "foo-0000000000000000",
-        "FuzzB",
-        "2222222222222222",
-        b"2",
-    );
-    entry(
-        &cache,
-        "bar-1111111111111111",
-        "FuzzA",
-        "3333333333333333",
-        b"3",
-    );
-    entry(
-        &cache,
-        "baz-2222222222222222",
-        "FuzzC",
-        "4444444444444444",
-        b"4",
-    );
-    let r = run_in(
+    entry_at(&cache, "foo-0000000000000000/FuzzA/1111111111111111", b"1");
+    entry_at(&cache, "foo-0000000000000000/FuzzB/2222222222222222", b"2");
+    entry_at(&cache, "bar-1111111111111111/FuzzA/3333333333333333", b"3");
+    entry_at(&cache, "baz-2222222222222222/FuzzC/4444444444444444", b"4");
+    cleans(
         d.path(),
-        TOOL,
         &["-target", "FuzzA", "-fuzzcachedir", "cache"],
-    )
-    .expect(0);
-    assert!(
-        summary(&r).contains("removed 2 entries (2 B)"),
-        "{}",
-        r.stderr
+        "removed 2 entries (2 B)",
     );
     assert_eq!(
         tree(&cache),
@@ -401,51 +354,31 @@ fn one_target_in_every_library() {
     );
 }
 
-#[test]
-fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
-    let d = tempdir();
-    let cache = d.path().join("cache");
-    let old1 = entry(
-        &cache,
-        "foo-0000000000000000",
-        "FuzzA",
-        "0d1d000000000001",
-        b"old",
-    );
-    let old2 = entry(
-        &cache,
-        "foo-0000000000000000",
-        "FuzzB",
-        "0d1d000000000002",
-        b"old",
-    );
-    entry(
-        &cache,
-        "foo-0000000000000000",
-        "FuzzB",
-        "0e0e000000000000",
-        b"new",
-    );
-    let old3 = entry(
-        &cache,
-        "bar-1111111111111111",
-        "bar",
-        "0d1d000000000003",
-        b"old",
-    );
-    let recent = entry(
-        &cache,
-        "bar-1111111111111111",
-        "bar",
-        "0ece000000000000",
+/// The cache of the -older tests: three entries 40 days old (two under
+/// foo, one under bar), one 20 days old beside the one under bar, and a new
+/// one beside the second under foo. 9 B are 40 days old.
+fn aged_cache(cache: &Path) {
+    let old1 = entry_at(cache, "foo-0000000000000000/FuzzA/0d1d000000000001", b"old");
+    let old2 = entry_at(cache, "foo-0000000000000000/FuzzB/0d1d000000000002", b"old");
+    entry_at(cache, "foo-0000000000000000/FuzzB/0e0e000000000000", b"new");
+    let old3 = entry_at(cache, "bar-1111111111111111/bar/0d1d000000000003", b"old");
+    let recent = entry_at(
+        cache,
+        "bar-1111111111111111/bar/0ece000000000000",
         b"recent",
     );
     for p in [&old1, &old2, &old3] {
         age_days(p, 40);
     }
     age_days(&recent, 20);
+}
 
-    // 30d and 720h are the same bound; -n first: nothing goes.
+#[test]
+fn older_with_n_lists_only_stale_entries_and_removes_nothing() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    aged_cache(&cache);
+    // With -n, the entries older than 30d are listed and nothing goes.
     let before = snapshot(d.path());
     let r = run_in(
         d.path(),
@@ -470,7 +403,14 @@ fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
         "{}",
         r.stderr
     );
+}
 
+#[test]
+fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
+    let d = tempdir();
+    let cache = d.path().join("cache");
+    aged_cache(&cache);
+    // 720h is the previous test's 30d: the three entries it lists go.
     let r = run_in(d.path(), TOOL, &["-older=720h", "-fuzzcachedir", "cache"]).expect(0);
     assert!(r.stdout.is_empty());
     assert!(
@@ -491,16 +431,10 @@ fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
     );
 
     // Go's duration form; the library directory goes once empty.
-    let r = run_in(
+    cleans(
         d.path(),
-        TOOL,
         &["--older", "240h30m", "-fuzzcachedir", "cache"],
-    )
-    .expect(0);
-    assert!(
-        summary(&r).contains("removed 1 entry (6 B)"),
-        "{}",
-        r.stderr
+        "removed 1 entry (6 B)",
     );
     assert_eq!(
         tree(&cache),
@@ -511,8 +445,11 @@ fn older_removes_only_stale_entries_and_the_dirs_they_empty() {
         ]
     );
     // Nothing that old left.
-    let r = run_in(d.path(), TOOL, &["-older", "1h", "-fuzzcachedir", "cache"]).expect(0);
-    assert!(summary(&r).contains("nothing to remove"), "{}", r.stderr);
+    cleans(
+        d.path(),
+        &["-older", "1h", "-fuzzcachedir", "cache"],
+        "nothing to remove",
+    );
     assert_eq!(tree(&cache).len(), 3);
 }
 
@@ -567,27 +504,9 @@ fn older_with_a_library_and_a_target() {
 fn dry_run_lists_everything_and_removes_nothing() {
     let d = tempdir();
     let cache = d.path().join("cache");
-    entry(
-        &cache,
-        "foo-0000000000000000",
-        "FuzzA",
-        "1111111111111111",
-        b"1",
-    );
-    entry(
-        &cache,
-        "foo-0000000000000000",
-        "FuzzA",
-        "2222222222222222",
-        b"22",
-    );
-    entry(
-        &cache,
-        "bar-1111111111111111",
-        "bar",
-        "3333333333333333",
-        b"333",
-    );
+    entry_at(&cache, "foo-0000000000000000/FuzzA/1111111111111111", b"1");
+    entry_at(&cache, "foo-0000000000000000/FuzzA/2222222222222222", b"22");
+    entry_at(&cache, "bar-1111111111111111/bar/3333333333333333", b"333");
     let before = snapshot(d.path());
     let r = run_in(d.path(), TOOL, &["-n", "-fuzzcachedir", "cache"]).expect(0);
     assert_eq!(snapshot(d.path()), before, "-n removed something");
@@ -613,8 +532,11 @@ fn dry_run_lists_everything_and_removes_nothing() {
         )
     );
     // What -n lists is what a real run removes.
-    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
-    assert!(summary(&r).contains("removed 3 entries (6 B)"));
+    cleans(
+        d.path(),
+        &["-fuzzcachedir", "cache"],
+        "removed 3 entries (6 B)",
+    );
     assert_eq!(tree(&cache), Vec::<String>::new());
 }
 
@@ -662,8 +584,7 @@ fn symlinks_are_removed_as_links_never_followed() {
     assert_eq!(snapshot(&outside), outside_before);
 
     // The whole cache: the links go, what they point to stays.
-    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
-    assert!(summary(&r).contains("removed 3 entries"), "{}", r.stderr);
+    cleans(d.path(), &["-fuzzcachedir", "cache"], "removed 3 entries");
     assert_eq!(tree(&cache), Vec::<String>::new());
     assert_eq!(snapshot(&outside), outside_before);
     assert_eq!(fs::read(outside.join("keep.txt")).unwrap(), b"must survive");
@@ -687,13 +608,11 @@ fn a_library_dir_that_is_a_link_is_not_entered() {
     fs::create_dir_all(&cache).unwrap();
     fuzz_core::store::cache::write_tag(&cache).unwrap();
     symlink(&outside, cache.join(&foo)).unwrap();
-    let r = run_in(
+    cleans(
         d.path(),
-        TOOL,
         &["libfoo.so", "-target", "FuzzA", "-fuzzcachedir", "cache"],
-    )
-    .expect(0);
-    assert!(summary(&r).contains("nothing to remove"), "{}", r.stderr);
+        "nothing to remove",
+    );
     assert!(outside.join("FuzzA").join("keep").exists());
     // Without -target, the library's "directory" is the link: it goes.
     run_in(d.path(), TOOL, &["libfoo.so", "-fuzzcachedir", "cache"]).expect(0);
@@ -706,13 +625,7 @@ fn a_cache_root_that_is_a_link_is_resolved_once() {
     use std::os::unix::fs::symlink;
     let d = tempdir();
     let real = d.path().join("real-cache");
-    entry(
-        &real,
-        "foo-0000000000000000",
-        "FuzzA",
-        "1111111111111111",
-        b"1",
-    );
+    entry_at(&real, "foo-0000000000000000/FuzzA/1111111111111111", b"1");
     symlink(&real, d.path().join("cache")).unwrap();
     let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "cache"]).expect(0);
     assert_eq!(
@@ -1126,11 +1039,10 @@ fn an_untagged_cache_laid_out_as_ours_is_recognised_tagged_and_cleaned() {
     assert_eq!(lines(&r).len(), 3 + 2 + 2, "{}", r.out());
     assert_eq!(snapshot(d.path()), before, "-n wrote or removed something");
 
-    let r = run_in(d.path(), TOOL, &["-fuzzcachedir", "old-cache"]).expect(0);
-    assert!(
-        summary(&r).contains("removed 3 entries (3 B)"),
-        "{}",
-        r.stderr
+    cleans(
+        d.path(),
+        &["-fuzzcachedir", "old-cache"],
+        "removed 3 entries (3 B)",
     );
     assert_eq!(tree(&cache), Vec::<String>::new());
     assert!(
@@ -1149,20 +1061,8 @@ fn an_untagged_cache_laid_out_as_ours_is_recognised_tagged_and_cleaned() {
 fn older_is_a_positive_age_and_entries_from_the_future_are_new() {
     let d = tempdir();
     let cache = d.path().join("cache");
-    let future = entry(
-        &cache,
-        "foo-0123456789abcdef",
-        "FuzzA",
-        "0123456789abcdef",
-        b"f",
-    );
-    let old = entry(
-        &cache,
-        "foo-0123456789abcdef",
-        "FuzzA",
-        "fedcba9876543210",
-        b"o",
-    );
+    let future = entry_at(&cache, "foo-0123456789abcdef/FuzzA/0123456789abcdef", b"f");
+    let old = entry_at(&cache, "foo-0123456789abcdef/FuzzA/fedcba9876543210", b"o");
     fs::File::options()
         .write(true)
         .open(&future)
@@ -1177,11 +1077,10 @@ fn older_is_a_positive_age_and_entries_from_the_future_are_new() {
             "-older",
         );
     }
-    let r = run_in(d.path(), TOOL, &["-older", "1s", "-fuzzcachedir", "cache"]).expect(0);
-    assert!(
-        summary(&r).contains("removed 1 entry (1 B)"),
-        "{}",
-        r.stderr
+    cleans(
+        d.path(),
+        &["-older", "1s", "-fuzzcachedir", "cache"],
+        "removed 1 entry (1 B)",
     );
     assert!(future.is_file(), "an entry dated in the future was removed");
     assert!(!old.exists());
