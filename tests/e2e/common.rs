@@ -190,17 +190,13 @@ pub fn go(scratch: &Path) -> Command {
     c
 }
 
-/// A small seeded generator (SplitMix64), so generated test inputs are the
-/// same on every run.
+/// A small seeded generator (fuzz-core's SplitMix64), so generated test
+/// inputs are the same on every run.
 pub struct Rng(pub u64);
 
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        fuzz_core::search::rng::splitmix64(&mut self.0)
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
