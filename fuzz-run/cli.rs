@@ -280,8 +280,18 @@ outcome (\"ok\" or \"fail\"), elapsed, targets, failed (the number of failed tar
     warning: starting with empty corpus
     fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed
     fuzz: elapsed: 0s, gathering baseline coverage: 3/3 completed, now fuzzing with 2 workers
-    fuzz: elapsed: 3s, execs: 120934 (40311/sec), new interesting: 12 (total: 15)
+    fuzz: elapsed: 3s, execs: 120934 (40311/sec), new interesting: 12 (total: 15), coverage: 85 \
+edges (240 features)
     fuzz: minimizing 57-byte failing input file
+    fuzz: done: elapsed 3.2s, execs 131020 (40943/sec), corpus 15 (12 new), coverage 85 edges \
+(240 features), crashers 1; stopped: finding
+
+The progress line keeps Go's fields in Go's order and appends the coverage (edges: coverage counters
+reached; features: counters and hit-count buckets) and, once there are any, \", crashers: N\". With
+an empty corpus, Go's baseline lines are replaced by \"now fuzzing with N workers\". Every target's
+run ends with the \"fuzz: done\" line: how long it was fuzzed, executions and their rate, the
+corpus, the coverage, the crashers saved and why it stopped: time (its -fuzztime), finding, or
+interrupted (Ctrl-C, SIGTERM, SIGHUP). No line is said twice.
 
 A failure, on standard output:
 
@@ -297,7 +307,12 @@ A failure, on standard output:
 A worker's death reads \"fuzzing process crashed: SIGSEGV\" (or asan: heap-buffer-overflow, stack
 overflow, SIGABRT (Rust panic)), \"fuzzing process hung: an input ran longer than 10s (-timeout)\",
 \"fuzzing process ran out of memory (…)\" or \"fuzzing process exited unexpectedly: exit status
-3\", followed by the target's report with a symbolized backtrace. A death inside the target's own
+3\", followed by the target's report with a symbolized backtrace. A failure at a crash site not
+seen before in the run is run once more in a fresh process before it is minimized; one that passes
+is still saved and reported (exit 1), with the line \"It did not fail again when re-run in a fresh
+process\" and why that may be (a leak, state left behind by earlier inputs, a signal from another
+process such as the kernel's OOM killer). A hang is not run again: that would cost another
+-timeout. A death inside the target's own
 custom mutator reads \"the target's custom mutator crashed: SIGSEGV\" (or hung, exited), then the
 call: which function, on the recorded input, with its max_size and seed (see CUSTOM MUTATORS); its
 kind in -json is \"custom mutator: SIGSEGV\" and so on. A seed that fails during baseline is
@@ -310,14 +325,29 @@ targets take turns (workers, seconds: how long the turn may last, null for until
 done); baseline (entries, coverage: the number of coverage features the corpus reaches, workers);
 progress, every 3 s (execs, execs_per_sec, new_interesting, total, coverage); new_input (path,
 size: the bytes of its []byte and string arguments, file_size: the v1 file's, new_features,
-coverage); failure (kind, message, report, path: the crasher written or null for a failing seed,
-site: the crash site, seed_entry); end (execs, new_interesting, coverage, failures, interrupted). A
-target whose seed corpus is malformed has only a failure event (kind \"malformed seed corpus\").
-Progress lines still go to standard error.
+coverage); failure (kind, message, report, path: the crasher written or null for a failing seed
+or one that could not be written, site: the crash site, seed_entry, reproducible: whether it failed
+again when run once more, null when it was not run again; and when the crasher could not be
+written: write_error, input: the v1 text when at most 1 MiB, input_size, input_sha256); end (execs,
+new_interesting, coverage, edges, corpus, failures, fuzzed_seconds, execs_per_sec, stopped: time,
+finding or interrupted, interrupted). A target whose seed corpus is malformed has only a failure
+event (kind \"malformed seed corpus\"). Progress lines still go to standard error, but for the
+summary line, which the end event replaces.
 
-Crash site :: The failure's kind and the top three frames inside the target library, as module +
-offset (for a typed target's failure: where a Rust panic happened). -keepfuzzing keeps one crasher
-per site; minimization keeps the site, so a shrink never turns one bug into another.
+The input first :: A failing input is written to testdata/fuzz/<Target>/ as soon as it is found,
+before it is run again or minimized; the minimized input then takes its place. A run killed while
+minimizing leaves the input as found. If it cannot be written (a full disk, a read-only directory),
+the report on standard output says why and holds the input as a v1 file's text (above 1 MiB: its
+size and SHA-256), and the exit status is still 1. A cache that cannot be written is one warning;
+fuzzing goes on, the new inputs kept for this run.
+
+Crash site :: What tells bugs apart: the failure's kind and, for a Rust panic, its first \"panicked
+at FILE:LINE:COL\" location outside Rust's standard library; else the top three frames inside the
+target library (as module + offset), passing over the frames of Rust's standard library, the panic
+machinery and sanitizer runtimes; a death with no such frame (exit N, a signal from outside, out of
+memory) is its kind and status alone. For a typed target's failure: where a Rust panic happened,
+else one site. -keepfuzzing keeps one crasher per site; minimization keeps the site, so a shrink
+never turns one bug into another.
 
 Reproducible runs :: With -seed N and -parallel 1 on a deterministic target, a run with -fuzztime
 Nx makes the same inputs, the same corpus and the same counts every time: work is handed out in
