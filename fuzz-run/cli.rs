@@ -50,7 +50,8 @@ use std::path::PathBuf;
         saved as it stands).\n\n\
         The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
         -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, \
-        -entropic, -cross_over, -len_control, -seed) are ignored without it."
+        -entropic, -cross_over, -len_control, -seed, -sync, -sync_id, -sync_interval) are ignored \
+        without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
@@ -197,6 +198,28 @@ pub struct Cli {
     #[arg(long = "seed", value_name = "N")]
     pub seed: Option<u64>,
 
+    /// Share the corpus with other fuzz-run instances through DIR, a directory they all see (see
+    /// SYNC in fuzz-run(1)): every entry this instance adds is published there, and every
+    /// -sync_interval what the others published is run once and kept if it adds coverage here.
+    #[arg(long = "sync", value_name = "DIR")]
+    pub sync: Option<PathBuf>,
+
+    /// This instance's name in the -sync directory (letters, digits, '.', '_', '-'); an instance
+    /// restarted with the same name resumes where it stopped. Default: the host name and the
+    /// process id. A Slurm array task passes $SLURM_ARRAY_TASK_ID.
+    #[arg(long = "sync_id", value_name = "NAME")]
+    pub sync_id: Option<String>,
+
+    /// How often to import what the other instances published, and to update this instance's
+    /// status.
+    #[arg(
+        long = "sync_interval",
+        value_name = "D",
+        default_value = "30s",
+        value_parser = parse_interval
+    )]
+    pub sync_interval: std::time::Duration,
+
     /// Print a line per corpus entry in regression mode.
     #[arg(long = "v")]
     pub verbose: bool,
@@ -204,6 +227,14 @@ pub struct Cli {
     /// Print events as JSON lines on stdout.
     #[arg(long = "json")]
     pub json: bool,
+}
+
+/// `-sync_interval`: a positive duration.
+fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
+    match fuzz_core::duration::parse(s)? {
+        d if d.is_zero() => Err(format!("{s:?}: want a positive duration (30s, 1m)")),
+        d => Ok(d),
+    }
 }
 
 fn parse_flag01(s: &str) -> Result<bool, String> {

@@ -10,16 +10,20 @@ use crate::corpus::{self, Origin};
 use crate::dispatch::{Clock, Step};
 use crate::findings::Places;
 use crate::report::{fmt_duration, Failure, Reporter, Snapshot, Stop};
-use crate::state::{Action, Config, Job, Phase, Slot, State};
+use crate::state::{Action, Config, Finding, Job, Phase, Slot, State};
+use crate::sync::Syncer;
 use crate::targets::TargetInfo;
 use crate::turns::Turn;
 use fuzz_cli::run::Cli;
 use fuzz_cli::CliError;
 use fuzz_core::duration::Limit;
+use fuzz_core::store::digest;
 use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
 use fuzz_core::worker::protocol::{self, Response};
 use serde_json::json;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -91,6 +95,8 @@ pub struct Coordinator {
     /// the current one began.
     pub used: Duration,
     turn_began: Option<Instant>,
+    /// The -sync directory, shared with the run's other targets.
+    sync: Option<Rc<RefCell<Syncer>>>,
 }
 
 impl Coordinator {
@@ -102,8 +108,9 @@ impl Coordinator {
         places: Places,
         worker_bin: &Path,
         reporter: Reporter,
-        several: bool,
+        sync: Option<Rc<RefCell<Syncer>>>,
     ) -> Result<Option<Coordinator>, CliError> {
+        let several = reporter.tagged();
         let (seeds, malformed) = corpus::load(&places.seed_dir, &target.args, Origin::Seed);
         if !malformed.is_empty() {
             let details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
@@ -154,6 +161,7 @@ impl Coordinator {
             several,
             used: Duration::ZERO,
             turn_began: None,
+            sync,
         }))
     }
 
@@ -246,6 +254,11 @@ impl Coordinator {
             if last_watch.elapsed() >= Duration::from_millis(100) {
                 last_watch = Instant::now();
                 self.watch();
+            }
+            if let (Some(sync), true) = (&self.sync, self.state.is_fuzzing()) {
+                let now = self.snapshot();
+                let new = sync.borrow_mut().take(&self.state.target.name, now);
+                self.state.import(new);
             }
             if self.state.is_fuzzing() && last_progress.elapsed() >= Duration::from_secs(3) {
                 last_progress = Instant::now();
@@ -363,11 +376,20 @@ impl Coordinator {
                 Action::Keep {
                     entry,
                     new_features,
-                } => self
-                    .places
-                    .keep(&self.state, &self.reporter, &entry, new_features)?,
+                    imported,
+                } => {
+                    self.places
+                        .keep(&self.state, &self.reporter, &entry, new_features)?;
+                    if let (Some(sync), false) = (&self.sync, imported) {
+                        sync.borrow_mut()
+                            .publish(&self.state.target.name, entry.as_bytes());
+                    }
+                }
                 Action::Save(entry) => self.places.save(&entry),
                 Action::Record(f) => {
+                    if !self.claim(&f) {
+                        continue;
+                    }
                     let elapsed = self.target_elapsed();
                     self.places
                         .record(&self.state, &self.reporter, f, elapsed)?;
@@ -377,6 +399,35 @@ impl Coordinator {
             }
         }
         Ok(finish)
+    }
+
+    /// With -sync, a finding is the fleet's: its crash site is claimed, and
+    /// a site another instance recorded first is not recorded again here
+    /// (under -keepfuzzing; without, this instance stops at its finding
+    /// as always). Returns whether to record it; the crasher also goes to
+    /// DIR/crashers/<Target>/.
+    fn claim(&mut self, f: &Finding) -> bool {
+        let Some(sync) = &self.sync else {
+            return true;
+        };
+        let mut sync = sync.borrow_mut();
+        let target = &self.state.target.name;
+        let name = digest::entry_name(f.entry.as_bytes());
+        let first = f.seed_entry.is_some() || sync.claim(target, &f.site, &name);
+        if !first && self.state.cfg.keepfuzzing {
+            self.reporter.say(&format!(
+                "fuzz: {} is in {} already (another instance found it first): not written again",
+                f.site,
+                sync.crashers_of(target).display()
+            ));
+            self.state.fleet_had();
+            return false;
+        }
+        if first && f.seed_entry.is_none() {
+            let report = format!("{}\n{}\n{}", f.kind, f.message, f.report);
+            sync.write_crasher(target, f.entry.as_bytes(), &report);
+        }
+        true
     }
 
     /// A new worker in slot `w`, in place of the one there, if any; it is
@@ -491,6 +542,10 @@ impl Coordinator {
             self.progress(true)?;
         }
         self.state.phase = Phase::Finished;
+        if let Some(sync) = &self.sync {
+            sync.borrow_mut()
+                .note(&self.state.target.name, self.snapshot());
+        }
         let fuzzed = self.used + self.turn_began.map_or(Duration::ZERO, |b| b.elapsed());
         self.reporter.summary(self.snapshot(), fuzzed, stop)
     }

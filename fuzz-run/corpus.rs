@@ -61,6 +61,11 @@ impl Corpus {
         true
     }
 
+    /// An entry with this text is in the corpus.
+    pub fn contains(&self, text: &str) -> bool {
+        self.hashes.contains(&digest::sha256_hex(text.as_bytes()))
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

@@ -32,6 +32,8 @@ const COVERAGE_MINIMIZE_SHARE: u64 = 10;
 
 /// The request id of a warm-up run, whose answer belongs to no job.
 pub const WARM_UP: u64 = u64::MAX;
+/// The request id of an imported entry's run.
+const IMPORT: u64 = u64::MAX - 1;
 
 /// Where the turn's clock stands.
 #[derive(Clone, Copy, Debug, Default)]
@@ -74,6 +76,23 @@ impl State {
             });
         }
         total
+    }
+
+    /// Entries other instances published (`-sync`), to run once each; those
+    /// already in the corpus are passed over.
+    pub fn import(&mut self, entries: Vec<Vec<u8>>) {
+        for bytes in entries {
+            let Ok(values) = fuzz_core::format::codec::decode(&bytes) else {
+                continue;
+            };
+            if fuzz_core::format::codec::check_types(&values, &self.target.args).is_err() {
+                continue;
+            }
+            let text = corpus::text_of(&values);
+            if !self.corpus.contains(&text) {
+                self.imports.push_back(text);
+            }
+        }
     }
 
     /// Ends the baseline once every entry has answered; returns how many
@@ -140,7 +159,15 @@ impl State {
                         entry,
                     },
                 ));
-            } else if may_fuzz {
+            } else if !may_fuzz {
+                continue;
+            } else if let Some(entry) = self.imports.pop_front() {
+                let request = Request::Run {
+                    id: IMPORT,
+                    entry: entry.clone(),
+                };
+                actions.push(self.send(w, Job::Import(entry), request));
+            } else {
                 actions.extend(self.fuzz_slice(w));
             }
         }

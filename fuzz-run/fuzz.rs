@@ -24,12 +24,15 @@ use crate::findings::Places;
 use crate::report::{fmt_duration, Reporter, Stop};
 use crate::rerun::Rerun;
 use crate::state::Phase;
+use crate::sync::Syncer;
 use crate::targets;
 use crate::turns::{Turns, TURN};
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::{format_secs, Limit};
 use fuzz_core::store::cache;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Instant;
 
 pub fn run(cli: &Cli) -> Result<Status, CliError> {
@@ -50,6 +53,14 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let several = chosen.len() > 1;
     let cache_root = fuzz_cli::cache::env(cli.fuzzcachedir.as_deref())?.root()?;
     let lib_id = cache::library_id(&cli.lib)?;
+    let sync = match &cli.sync {
+        Some(dir) => Some(Rc::new(RefCell::new(Syncer::open(
+            dir,
+            cli.sync_id.as_deref(),
+            cli.sync_interval,
+        )?))),
+        None => None,
+    };
     let mut coordinators = Vec::new();
     let mut malformed = 0;
     for target in chosen {
@@ -60,7 +71,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
             Rerun::from_cli(cli),
         );
         let reporter = Reporter::new(cli.json, start, &target.name, several);
-        match Coordinator::open(cli, target, places, &worker_bin, reporter, several)? {
+        match Coordinator::open(cli, target, places, &worker_bin, reporter, sync.clone())? {
             Some(c) => coordinators.push(c),
             // As Go: a bad seed file fails the target before any fuzzing.
             None if !several => return Ok(Status::Finding),
@@ -86,6 +97,9 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         } else {
             Stop::Time
         })?;
+    }
+    if let Some(sync) = &sync {
+        sync.borrow_mut().write_status(true);
     }
     let failed = malformed
         + coordinators

@@ -13,6 +13,7 @@ mod regress;
 mod report;
 mod rerun;
 mod state;
+mod sync;
 mod targets;
 mod triage;
 mod turns;

@@ -77,6 +77,11 @@ impl Reporter {
         }
     }
 
+    /// Several targets share the run: lines are tagged with the target.
+    pub fn tagged(&self) -> bool {
+        self.tagged
+    }
+
     /// Time since the run started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

@@ -91,6 +91,9 @@ pub enum Job {
     Baseline(usize),
     /// A fuzzing slice from corpus entry `i`.
     Fuzz(usize),
+    /// Running an entry another instance published (`-sync`) once: it is
+    /// kept if it adds coverage here.
+    Import(String),
     /// Shrinking an input that reached `features`, keeping them.
     MinimizeCoverage {
         entry: String,
@@ -295,8 +298,13 @@ pub enum Action {
         slot: usize,
         fallback: Option<Finding>,
     },
-    /// An input that reached new coverage: into the cache, and reported.
-    Keep { entry: String, new_features: usize },
+    /// An input that reached new coverage: into the cache, and reported;
+    /// published for the other instances unless it came from them.
+    Keep {
+        entry: String,
+        new_features: usize,
+        imported: bool,
+    },
     /// A failing input just found: write it at once, before anything is
     /// spent on it (it is reported when its work is done).
     Save(String),
@@ -324,6 +332,8 @@ pub struct State {
     /// The SplitMix64 state that seeds each request: from `-seed` when
     /// given, so that a run repeats.
     rng: u64,
+    /// Entries other instances published, waiting to run once (`-sync`).
+    pub imports: std::collections::VecDeque<String>,
 }
 
 impl State {
@@ -338,6 +348,7 @@ impl State {
             counts: Counts::default(),
             sites: HashSet::new(),
             rng,
+            imports: std::collections::VecDeque::new(),
         }
     }
 
@@ -422,6 +433,12 @@ impl State {
             actions.push(Action::Finish);
         }
         actions
+    }
+
+    /// The fleet (`-sync`) had this finding's site already: it is not
+    /// counted here either.
+    pub fn fleet_had(&mut self) {
+        self.counts.failures = self.counts.failures.saturating_sub(1);
     }
 
     /// A finding made of its parts, its site computed.

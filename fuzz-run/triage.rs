@@ -89,6 +89,15 @@ impl State {
                 let f = self.finding(entry, FindingKind::Failure, message, String::new(), seed);
                 self.record(f)
             }
+            Job::Import(entry) => {
+                // Kept if it adds coverage here; a failure of another
+                // instance's entry is not this instance's finding.
+                let new = self.corpus.unseen(features);
+                if new.is_empty() || matches!(outcome, Exec::Failed { .. }) {
+                    return Vec::new();
+                }
+                self.accept_from(entry, &new, true)
+            }
             Job::ConfirmFailure(mut f) => {
                 if let Exec::Failed { message } = outcome {
                     f.message = message;
@@ -156,6 +165,12 @@ impl State {
     /// An input with new coverage: into the corpus, and kept (the cache)
     /// when it still adds something.
     pub fn accept(&mut self, entry: String, features: &[u32]) -> Vec<Action> {
+        self.accept_from(entry, features, false)
+    }
+
+    /// As [`State::accept`]; `imported` for an entry another instance
+    /// published, which is not published again.
+    fn accept_from(&mut self, entry: String, features: &[u32], imported: bool) -> Vec<Action> {
         if !self.corpus.learn(features) {
             return Vec::new();
         }
@@ -171,6 +186,7 @@ impl State {
         vec![Action::Keep {
             entry,
             new_features: features.len(),
+            imported,
         }]
     }
 
@@ -356,6 +372,7 @@ impl State {
         match (recovered, job) {
             (Some(v), _) => crate::corpus::text_of(&v),
             (None, Job::Baseline(i) | Job::Fuzz(i)) => self.corpus.get(*i).text.clone(),
+            (None, Job::Import(entry)) => entry.clone(),
             (None, Job::MinimizeCoverage { entry, .. }) => entry.clone(),
             (None, Job::ConfirmFailure(f)) => f.entry.clone(),
             (None, _) => String::new(),
