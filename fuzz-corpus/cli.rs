@@ -103,6 +103,17 @@ pub enum Command {
         #[arg(value_name = "DIR", required = true)]
         dirs: Vec<PathBuf>,
     },
+    /// Show where each fuzz-run instance sharing a -sync directory stands: one line per instance
+    /// and a total, as afl-whatsup does; an instance silent for three of its -sync_interval is
+    /// marked stale.
+    Status {
+        /// Print one JSON object per instance, then one for the total.
+        #[arg(long = "json")]
+        json: bool,
+        /// The directory the instances were given as -sync DIR.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
 }
 
 /// A list of argument types, as `-types 'string, int64'` gives it.

@@ -7,6 +7,7 @@ mod fmt;
 mod list;
 mod merge;
 mod merge_cov;
+mod status;
 mod symbols;
 
 use fuzz_cli::corpus::{Cli, Command};
@@ -35,6 +36,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             html,
             dirs,
         } => cover::run(&lib, target.as_deref(), timeout, html.as_deref(), &dirs),
+        Command::Status { json, dir } => status::run(&dir, json),
         Command::Merge {
             lib: Some(lib),
             target,
