@@ -14,6 +14,7 @@ pub mod find_worker;
 pub mod interrupt;
 pub mod io;
 pub mod man;
+pub mod scratch;
 
 #[path = "../fuzz-clean/cli.rs"]
 pub mod clean;

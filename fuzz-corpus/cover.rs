@@ -118,10 +118,7 @@ pub fn run(
         )));
     }
 
-    let scratch = tempfile::Builder::new()
-        .prefix("fuzz-corpus-")
-        .tempdir()
-        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))?;
+    let scratch = fuzz_cli::scratch::dir()?;
     let capacity = entries.iter().map(|e| e.bytes.len()).max().unwrap_or(0) + 4096;
     let mut session = Session::start(&worker_bin, lib, target, scratch.path(), capacity)
         .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;

@@ -33,10 +33,7 @@ pub fn run(
         Vec::new()
     };
     let worker_bin = fuzz_cli::find_worker::path()?;
-    let scratch = tempfile::Builder::new()
-        .prefix("fuzz-corpus-")
-        .tempdir()
-        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))?;
+    let scratch = fuzz_cli::scratch::dir()?;
     let capacity = incoming
         .iter()
         .chain(&existing)

@@ -54,10 +54,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     // Read the input before starting anything.
     let input = read_operand(&cli.input)?;
     let name = display(&cli.input);
-    let dir = tempfile::Builder::new()
-        .prefix("fuzz-minimize-")
-        .tempdir()
-        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))?;
+    let dir = fuzz_cli::scratch::dir()?;
     let (tx, rx) = channel();
     let spawn = Spawn {
         worker: &worker_bin,

@@ -117,6 +117,8 @@ impl Coordinator {
             report_malformed(&target.name, &reporter, &details.join("\n"), several)?;
             return Ok(None);
         }
+        // What a run killed with SIGKILL left half-written in the cache.
+        fuzz_core::store::fsutil::sweep(&places.cache_dir, ".tmp-");
         let (cached, bad_cache) = corpus::load(&places.cache_dir, &target.args, Origin::Cache);
         for e in bad_cache {
             fuzz_cli::exit::warn("fuzz-run", &format!("skipping cache entry {e}"));
@@ -133,7 +135,7 @@ impl Coordinator {
             dict: cli.dict.clone(),
             cmp_lib: cli.cmp_lib.clone(),
             capacity,
-            dir: spawn_dir()?,
+            dir: fuzz_cli::scratch::dir()?,
             spawned: 0,
             events: tx,
         };
@@ -592,21 +594,6 @@ fn parallel(cli: &Cli) -> usize {
         _ => parallel,
     }
     .max(1)
-}
-
-/// A directory for the workers' shared memory and stderr captures: in
-/// /dev/shm where there is one.
-fn spawn_dir() -> Result<tempfile::TempDir, CliError> {
-    let base = if Path::new("/dev/shm").is_dir() {
-        Path::new("/dev/shm")
-    } else {
-        Path::new("/tmp")
-    };
-    tempfile::Builder::new()
-        .prefix("fuzz-run-")
-        .tempdir_in(base)
-        .or_else(|_| tempfile::tempdir())
-        .map_err(|e| CliError::misuse(format!("cannot create a temporary directory: {e}")))
 }
 
 /// Marks a cache entry as used now, so that `fuzz-clean -older` keeps it.

@@ -25,6 +25,9 @@ mod cover;
 /// Custom mutators: libFuzzer's, and self-mutating custom values.
 #[path = "e2e/custom.rs"]
 mod custom;
+/// Faults in and around a run: kills, full disks, targets that misbehave.
+#[path = "e2e/faults.rs"]
+mod faults;
 /// Go's `go test` replays corpora our tools wrote.
 #[path = "e2e/go_interop.rs"]
 mod go_interop;

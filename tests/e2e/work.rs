@@ -29,7 +29,7 @@ impl Work {
     }
 
     /// `fuzz-run -fuzzcachedir <cache> ARGS... LIB`, to run here.
-    fn fuzz_command(&self, lib: impl AsRef<Path>, args: &[&str]) -> Command {
+    pub fn fuzz_command(&self, lib: impl AsRef<Path>, args: &[&str]) -> Command {
         let cache = self.cache();
         let lib = lib.as_ref().display().to_string();
         let mut all: Vec<&str> = vec!["-fuzzcachedir", &cache];
@@ -44,23 +44,28 @@ impl Work {
     }
 
     /// Starts the same command as [`Work::fuzz`] in the background, its
-    /// output piped and its environment marked, so that the processes it
-    /// starts can be counted (see [`marked_processes`]).
+    /// output going to files (readable while it runs) and its environment
+    /// marked, so that the processes it starts can be counted (see
+    /// [`marked_processes`]).
     pub fn start_fuzz(&self, lib: impl AsRef<Path>, args: &[&str]) -> Fuzzing {
+        let logs = tempdir();
+        let out = std::fs::File::create(logs.path().join("stdout")).unwrap();
+        let err = std::fs::File::create(logs.path().join("stderr")).unwrap();
         // A marker in the environment, which the workers inherit, tells
         // this run's processes from those of tests running beside it.
         let child = self
             .fuzz_command(lib, args)
             .env("FUZZ_TEST_MARK", self.path())
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stdout(out)
+            .stderr(err)
             .spawn()
             .unwrap();
         Fuzzing {
             child,
             marker: format!("FUZZ_TEST_MARK={}", self.path().display()),
             cache: self.path().join("cache"),
+            logs,
         }
     }
 
@@ -129,6 +134,8 @@ pub struct Fuzzing {
     child: Child,
     marker: String,
     cache: PathBuf,
+    /// Its stdout and stderr files.
+    logs: tempfile::TempDir,
 }
 
 impl Fuzzing {
@@ -137,14 +144,69 @@ impl Fuzzing {
         marked_processes(&self.marker).len()
     }
 
+    /// fuzz-run's pid.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The pids of the run's processes other than fuzz-run itself.
+    pub fn worker_pids(&self) -> Vec<i32> {
+        let me = self.child.id().to_string();
+        marked_processes(&self.marker)
+            .into_iter()
+            .filter(|p| *p != me)
+            .map(|p| p.parse().unwrap())
+            .collect()
+    }
+
+    /// Where fuzz-run's stderr goes.
+    pub fn stderr_path(&self) -> PathBuf {
+        self.logs.path().join("stderr")
+    }
+
+    /// What fuzz-run wrote, once it has ended.
+    fn collect(&mut self) -> Run {
+        let status = self.child.wait().unwrap();
+        Run {
+            code: status.code().unwrap_or(-1),
+            stdout: std::fs::read(self.logs.path().join("stdout")).unwrap(),
+            stderr: std::fs::read_to_string(self.stderr_path()).unwrap(),
+        }
+    }
+
+    /// Waits for fuzz-run to end by itself.
+    pub fn wait(mut self) -> Run {
+        self.collect()
+    }
+
+    /// SIGKILLs fuzz-run, waits for it, and returns the processes of the
+    /// run still alive 2 s later (the test then kills them, so as not to
+    /// leave them behind whatever it asserts).
+    pub fn kill(mut self) -> Vec<String> {
+        // SAFETY: signalling our own child, which has not been waited for.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGKILL) };
+        let _ = self.child.wait();
+        let start = std::time::Instant::now();
+        let mut left = marked_processes(&self.marker);
+        while !left.is_empty() && start.elapsed() < std::time::Duration::from_secs(2) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            left = marked_processes(&self.marker);
+        }
+        for pid in &left {
+            // SAFETY: signalling a process this test's run started.
+            unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
+        }
+        left
+    }
+
     /// Ctrl-C: sends fuzz-run SIGINT, waits for it, and asserts that none
     /// of its processes is left running and no unfinished write (a
     /// `.tmp` file) is left in the cache.
     #[track_caller]
-    pub fn interrupt(self) -> Run {
+    pub fn interrupt(mut self) -> Run {
         // SAFETY: signalling our own child, which has not been waited for.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
-        let run = Run::from(self.child.wait_with_output().unwrap());
+        let run = self.collect();
         let left = marked_processes(&self.marker);
         assert!(left.is_empty(), "processes left running: {left:?}");
         for e in walkdir::WalkDir::new(&self.cache).into_iter().flatten() {

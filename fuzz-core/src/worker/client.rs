@@ -130,11 +130,22 @@ impl Worker {
             cmd.arg("--cmp-lib").arg(c);
         }
         let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
+        let parent = std::process::id() as libc::pid_t;
         // SAFETY: only async-signal-safe calls between fork and exec: move
         // the pipe ends out of the way, onto fds 3 and 4 (dup2 clears
-        // close-on-exec), and into a process group of its own.
+        // close-on-exec), into a process group of its own, and ask for
+        // SIGKILL when the parent dies, so that no worker outlives its
+        // tool, even one killed with SIGKILL. The signal comes when the
+        // thread that spawned the worker exits: the tools spawn workers
+        // from their main thread, which lives as long as they do. A parent
+        // that died before prctl took effect is caught by getppid.
         unsafe {
             cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0
+                    || libc::getppid() != parent
+                {
+                    libc::_exit(1);
+                }
                 let a2 = libc::fcntl(a, libc::F_DUPFD, 100);
                 let b2 = libc::fcntl(b, libc::F_DUPFD, 100);
                 if a2 < 0 || b2 < 0 || libc::dup2(a2, 3) < 0 || libc::dup2(b2, 4) < 0 {
