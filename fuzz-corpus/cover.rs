@@ -16,6 +16,7 @@ use fuzz_cli::{CliError, Status};
 use fuzz_core::search::pctable::{self, PcEntry};
 use fuzz_core::store::corpus::Entry;
 use fuzz_core::worker::client::Session;
+use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::protocol::{Exec, Request, Response};
 use fuzz_core::{format::codec, store::fsutil, ArgType};
 use std::collections::HashMap;
@@ -120,7 +121,9 @@ pub fn run(
 
     let scratch = fuzz_cli::scratch::dir()?;
     let capacity = entries.iter().map(|e| e.bytes.len()).max().unwrap_or(0) + 4096;
-    let mut session = Session::start(&worker_bin, lib, target, scratch.path(), capacity)
+    fuzz_cli::interrupt::install();
+    let stop = fuzz_cli::interrupt::interrupted;
+    let mut session = Session::start(&worker_bin, lib, target, scratch.path(), capacity, stop)
         .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
     let types: Vec<ArgType> = session.desc.args.clone();
     for e in &entries {
@@ -130,7 +133,7 @@ pub fn run(
 
     let start = Instant::now();
     let ranges = pctable::functions(&table);
-    let hits = run_entries(&mut session, &entries, timeout, &table, &ranges);
+    let hits = run_entries(&mut session, &entries, timeout, &table, &ranges)?;
     let target_name = session.desc.name.clone();
     session.stop();
     for w in &hits.warnings {
@@ -206,7 +209,7 @@ fn run_entries(
     timeout: Duration,
     table: &[PcEntry],
     ranges: &[std::ops::Range<usize>],
-) -> Hits {
+) -> Result<Hits, CliError> {
     // Which function each counter's block belongs to, and where.
     let mut where_is: HashMap<u32, (usize, usize)> = HashMap::with_capacity(table.len());
     for (f, r) in ranges.iter().enumerate() {
@@ -252,6 +255,8 @@ fn run_entries(
                 ));
                 continue;
             }
+            // Ctrl-C (or SIGTERM, SIGHUP): stop within a fraction of a second.
+            Err(death) if death.kind == DeathKind::Stopped => return Err(CliError::interrupted()),
             Err(death) => {
                 hits.skipped += 1;
                 hits.warnings
@@ -272,7 +277,7 @@ fn run_entries(
             hits.reached_by[func] += 1;
         }
     }
-    hits
+    Ok(hits)
 }
 
 /// The library's functions (one per range of the PC table), named from

@@ -10,6 +10,7 @@ use fuzz_cli::io::print_line;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::store::corpus::{files_in, Entry};
 use fuzz_core::worker::client::Session;
+use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::protocol::{Exec, Request, Response};
 use fuzz_core::{format::codec, store::digest, store::fsutil, ArgType};
 use std::collections::HashSet;
@@ -59,7 +60,7 @@ pub fn run(
     let mut skipped: Vec<String> = Vec::new();
     for e in &existing {
         have.insert(digest::sha256_hex(&e.bytes));
-        if let Some(features) = features_of(&mut session, e, timeout, &mut skipped) {
+        if let Some(features) = features_of(&mut session, e, timeout, &mut skipped)? {
             coverage.extend(features);
         }
     }
@@ -74,7 +75,7 @@ pub fn run(
             continue;
         }
         considered += 1;
-        let Some(features) = features_of(&mut session, e, timeout, &mut skipped) else {
+        let Some(features) = features_of(&mut session, e, timeout, &mut skipped)? else {
             continue;
         };
         let new = features.iter().filter(|f| !coverage.contains(f)).count();
@@ -111,7 +112,9 @@ fn start_session(
     scratch: &Path,
     capacity: usize,
 ) -> Result<Session, CliError> {
-    Session::start(worker_bin, lib, target, scratch, capacity).map_err(|e| {
+    fuzz_cli::interrupt::install();
+    let stop = fuzz_cli::interrupt::interrupted;
+    Session::start(worker_bin, lib, target, scratch, capacity, stop).map_err(|e| {
         // The worker's own message may name the library already.
         let shown = lib.display().to_string();
         match e.to_string() {
@@ -122,39 +125,51 @@ fn start_session(
 }
 
 /// The coverage features one entry reaches; `None` when it is rejected,
-/// or fails, crashes or hangs, which `skipped` then records.
+/// or fails, crashes or hangs, which `skipped` then records. Ctrl-C (or
+/// SIGTERM, SIGHUP) stops the merge within a fraction of a second, what
+/// was kept so far kept.
 fn features_of(
     session: &mut Session,
     e: &Entry,
     timeout: Duration,
     skipped: &mut Vec<String>,
-) -> Option<Vec<u32>> {
-    let entry = String::from_utf8(codec::encode(e.values.as_ref().ok()?)).ok()?;
-    match session.call(&Request::Run { id: 0, entry }, timeout) {
-        Ok(Response::Ran {
-            outcome: Exec::Ok,
-            features,
-            ..
-        }) => Some(features),
-        Ok(Response::Ran {
-            outcome: Exec::Rejected,
-            ..
-        }) => None,
-        Ok(Response::Ran {
-            outcome: Exec::Failed { message },
-            ..
-        }) => {
-            skipped.push(format!(
-                "{}: fails: {}",
-                e.path.display(),
-                message.lines().next().unwrap_or("")
-            ));
-            None
-        }
-        Ok(_) => None,
-        Err(death) => {
-            skipped.push(format!("{}: {}", e.path.display(), death.kind));
-            None
-        }
-    }
+) -> Result<Option<Vec<u32>>, CliError> {
+    let Some(entry) = e
+        .values
+        .as_ref()
+        .ok()
+        .and_then(|v| String::from_utf8(codec::encode(v)).ok())
+    else {
+        return Ok(None);
+    };
+    Ok(
+        match session.call(&Request::Run { id: 0, entry }, timeout) {
+            Ok(Response::Ran {
+                outcome: Exec::Ok,
+                features,
+                ..
+            }) => Some(features),
+            Ok(Response::Ran {
+                outcome: Exec::Rejected,
+                ..
+            }) => None,
+            Ok(Response::Ran {
+                outcome: Exec::Failed { message },
+                ..
+            }) => {
+                skipped.push(format!(
+                    "{}: fails: {}",
+                    e.path.display(),
+                    message.lines().next().unwrap_or("")
+                ));
+                None
+            }
+            Ok(_) => None,
+            Err(death) if death.kind == DeathKind::Stopped => return Err(CliError::interrupted()),
+            Err(death) => {
+                skipped.push(format!("{}: {}", e.path.display(), death.kind));
+                None
+            }
+        },
+    )
 }

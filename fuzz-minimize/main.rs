@@ -30,6 +30,9 @@ fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliErro
             Ok(Event::Answer(_, Response::Error { message, .. })) => {
                 return Err(CliError::misuse(message))
             }
+            // The worker's warm-up, and what it wants said: nothing to wait
+            // for here (its checks run in children under the time limit).
+            Ok(Event::Answer(_, Response::Warmed { .. } | Response::Warning { .. })) => {}
             Ok(Event::Answer(_, r)) => return Ok(r),
             Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
             Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
@@ -65,6 +68,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         sanitizer_runtime: None,
         dict: None,
         cmp_lib: None,
+        warm_up: true,
     };
     let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;
     let Response::Hello { target: desc, .. } = answer(&rx, &mut worker)? else {

@@ -10,7 +10,7 @@ use crate::corpus::{self, Origin};
 use crate::dispatch::{Clock, Step};
 use crate::findings::Places;
 use crate::report::{fmt_duration, Failure, Reporter, Snapshot, Stop};
-use crate::state::{Action, Config, Finding, Job, Phase, Slot, State};
+use crate::state::{Action, Config, Finding, Phase, Slot, State};
 use crate::sync::Syncer;
 use crate::targets::TargetInfo;
 use crate::turns::Turn;
@@ -54,7 +54,7 @@ struct Launcher {
 }
 
 impl Launcher {
-    fn spawn(&mut self, target: &str) -> Result<(usize, Worker), CliError> {
+    fn spawn(&mut self, target: &str, warm_up: bool) -> Result<(usize, Worker), CliError> {
         let id = self.spawned;
         self.spawned += 1;
         let spawn = Spawn {
@@ -66,6 +66,7 @@ impl Launcher {
             sanitizer_runtime: None,
             dict: self.dict.as_deref(),
             cmp_lib: self.cmp_lib.as_deref(),
+            warm_up,
         };
         let w = Worker::spawn(id, &spawn, self.events.clone()).map_err(CliError::misuse)?;
         Ok((id, w))
@@ -300,6 +301,9 @@ impl Coordinator {
             Ok(Event::Answer(id, response)) => match self.state.slot_of(id) {
                 Some(w) => {
                     self.check_version(&response)?;
+                    if let Response::Hello { .. } = response {
+                        self.check_idle_memory(w)?;
+                    }
                     self.state
                         .on_answer(w, response)
                         .map_err(CliError::misuse)?
@@ -332,6 +336,20 @@ impl Coordinator {
             }
         };
         self.carry_out(actions)
+    }
+
+    /// A memory limit below what a worker uses before it runs any input is
+    /// refused at once: every input would blow it.
+    fn check_idle_memory(&self, w: usize) -> Result<(), CliError> {
+        let limit = self.state.cfg.rss_limit_mb;
+        let idle = self.state.slots[w].worker.as_ref().and_then(|x| x.rss_mb());
+        match idle {
+            Some(idle) if limit > 0 && idle >= limit => Err(CliError::misuse(format!(
+                "-rss_limit_mb {limit}: a worker uses {idle} MiB before it runs any input; \
+                 give it more (or 0 for no limit)"
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// A worker of another version is refused at its handshake.
@@ -397,6 +415,7 @@ impl Coordinator {
                         .record(&self.state, &self.reporter, f, elapsed)?;
                 }
                 Action::Say(line) => self.reporter.say(&line),
+                Action::Warn(line) => self.reporter.say(&format!("fuzz-run: warning: {line}")),
                 Action::Finish => finish = true,
             }
         }
@@ -435,7 +454,9 @@ impl Coordinator {
     /// A new worker in slot `w`, in place of the one there, if any; it is
     /// told all coverage and the corpus with its first slice once ready.
     fn replace_worker(&mut self, w: usize) -> Result<(), CliError> {
-        let (id, worker) = self.launcher.spawn(&self.state.target.name)?;
+        let (id, worker) = self
+            .launcher
+            .spawn(&self.state.target.name, self.state.warm_up)?;
         self.state.slots[w].restart(id, Some(worker));
         Ok(())
     }
@@ -463,7 +484,7 @@ impl Coordinator {
     /// limit; their deaths come back as events.
     fn watch(&mut self) {
         for w in 0..self.state.slots.len() {
-            if self.state.slots[w].job == Job::Idle {
+            if !self.state.watched(w) {
                 continue;
             }
             let execs = match self.state.slots[w].worker.as_ref() {
@@ -472,20 +493,23 @@ impl Coordinator {
             };
             let allowance = self.state.allowance(w, execs);
             let rss_limit = self.state.cfg.rss_limit_mb;
+            // Loading and initializing runs no execution, and must not hang
+            // unseen: its clock runs from the start.
+            let loading = !self.state.slots[w].ready;
             let Some(worker) = self.state.slots[w].worker.as_mut() else {
                 continue;
             };
-            if execs != worker.seen_execs || !worker.shm.running() {
+            if execs != worker.seen_execs || (!loading && !worker.shm.running()) {
                 // Progress, or no execution running (the worker is between
                 // executions, or its answer waits in our queue): not hung.
                 worker.seen_execs = execs;
                 worker.seen_at = Instant::now();
             }
-            if worker.seen_at.elapsed() > allowance {
+            if !allowance.is_zero() && worker.seen_at.elapsed() > allowance {
                 worker.kill(Killed::Timeout);
                 continue;
             }
-            if let Some(rss) = worker.rss_mb() {
+            if let Some(rss) = worker.rss_mb().filter(|_| rss_limit > 0) {
                 if rss > rss_limit {
                     worker.kill(Killed::OutOfMemory(rss));
                 }
@@ -589,7 +613,7 @@ fn parallel(cli: &Cli) -> usize {
         .parallel
         .map(|p| p as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    match cli.fuzztime {
+    match crate::fuzz::fuzztime(cli) {
         Some(Limit::Count(n)) => parallel.min(n.max(1) as usize),
         _ => parallel,
     }

@@ -12,6 +12,7 @@
 
 use crate::corpus::{self, Entry, Origin};
 use crate::state::{Action, Job, Phase, State};
+use fuzz_core::worker::client::warm_up_allowance;
 use fuzz_core::worker::protocol::{Keep, Request};
 use fuzz_core::{ArgType, Value};
 use std::time::Duration;
@@ -268,22 +269,35 @@ impl State {
     }
 
     /// How long worker `w`, which has run `execs` executions, may go
-    /// without progress before it counts as hung: its first execution pays
-    /// for the target's lazy initialisation; a worker minimizing times its
-    /// own forked candidates, so it gets room for its own verdict to come
-    /// first.
+    /// without progress before it counts as hung (zero: no limit, as
+    /// `-timeout 0` says). Its start and warm-up pay for the target's lazy
+    /// initialisation (DESIGN.md: max(60 s, 10 × -timeout)), and so does
+    /// its first input when the warm-up failed; after that every input
+    /// gets -timeout. A worker that runs its own forked children under
+    /// -timeout (re-running or minimizing a failure) gets room for its own
+    /// verdict to come first.
     pub fn allowance(&self, w: usize, execs: u64) -> Duration {
         let timeout = self.cfg.timeout;
-        if execs <= 1 {
-            (timeout * 10).max(Duration::from_secs(60))
+        let slot = &self.slots[w];
+        if timeout.is_zero() {
+            Duration::ZERO
+        } else if !slot.ready || !slot.warm || (slot.cold && execs <= 2) {
+            warm_up_allowance(timeout)
         } else if matches!(
-            self.slots[w].job,
-            Job::MinimizeFailure(_) | Job::MinimizeCoverage { .. }
+            slot.job,
+            Job::Reproduce(_) | Job::MinimizeFailure(_) | Job::MinimizeCoverage { .. }
         ) {
             timeout * 2 + Duration::from_secs(1)
         } else {
             timeout
         }
+    }
+
+    /// Whether worker `w`'s clock runs: while it has work, and while it
+    /// loads and warms up (which must not hang unseen).
+    pub fn watched(&self, w: usize) -> bool {
+        let slot = &self.slots[w];
+        slot.worker.is_some() && (slot.job != Job::Idle || !slot.warm)
     }
 }
 

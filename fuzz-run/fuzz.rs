@@ -35,8 +35,56 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
 
+/// `-fuzztime`, where 0 means until stopped, as in Go.
+pub fn fuzztime(cli: &Cli) -> Option<Limit> {
+    cli.fuzztime
+        .filter(|l| *l != Limit::Time(std::time::Duration::ZERO))
+}
+
+/// The limits that are refused before anything starts: -max_len 0 (no
+/// input would fit), -parallel above 256 or above what RLIMIT_NPROC lets
+/// this user start; above the CPU count is only a warning.
+fn check_limits(cli: &Cli) -> Result<(), CliError> {
+    if cli.max_len == 0 {
+        return Err(CliError::misuse(
+            "-max_len 0: want a positive size in bytes (default 4096)",
+        ));
+    }
+    let Some(p) = cli.parallel.map(u64::from) else {
+        return Ok(());
+    };
+    const MAX_PARALLEL: u64 = 256;
+    if p > MAX_PARALLEL {
+        return Err(CliError::misuse(format!(
+            "-parallel {p}: at most {MAX_PARALLEL} workers"
+        )));
+    }
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit into a local struct.
+    let nproc = (unsafe { libc::getrlimit(libc::RLIMIT_NPROC, &mut lim) } == 0)
+        .then_some(lim.rlim_cur)
+        .filter(|&n| n != libc::RLIM_INFINITY);
+    if let Some(n) = nproc.filter(|&n| p > n) {
+        return Err(CliError::misuse(format!(
+            "-parallel {p}: this user may start at most {n} processes (ulimit -u)"
+        )));
+    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    if p > cpus {
+        fuzz_cli::exit::warn(
+            "fuzz-run",
+            &format!("-parallel {p} is more workers than the {cpus} CPUs: they will share them"),
+        );
+    }
+    Ok(())
+}
+
 pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let start = Instant::now();
+    check_limits(cli)?;
     let pattern = cli.fuzz.as_deref().unwrap_or_default();
     if let Some(dict) = &cli.dict {
         // Checked here, so that a bad dictionary is one line naming the
@@ -119,7 +167,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
 
 /// Runs the turns until every target is done or Ctrl-C; true on Ctrl-C.
 fn take_turns(cli: &Cli, coordinators: &mut [Coordinator]) -> Result<bool, CliError> {
-    let mut turns = Turns::new(coordinators.len(), cli.fuzztime, cli.seed.is_some());
+    let mut turns = Turns::new(coordinators.len(), fuzztime(cli), cli.seed.is_some());
     while let Some(turn) = turns.next_turn() {
         if fuzz_cli::interrupt::interrupted() {
             return Ok(true);
@@ -171,7 +219,7 @@ fn announce(cli: &Cli, names: &[&str]) {
     let n = names.len();
     let list = names.join(", ");
     let turns = format!("in turns of up to {}", format_secs(TURN.as_secs()));
-    let how = match cli.fuzztime {
+    let how = match fuzztime(cli) {
         _ if n < 2 => String::new(),
         Some(Limit::Time(d)) => format!(", {} each, {turns}", fmt_duration(d / n as u32)),
         Some(Limit::Count(c)) if cli.seed.is_some() => {

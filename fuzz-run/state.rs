@@ -44,7 +44,7 @@ pub struct Config {
 impl Config {
     pub fn from_cli(cli: &Cli) -> Config {
         Config {
-            fuzztime: cli.fuzztime,
+            fuzztime: crate::fuzz::fuzztime(cli),
             minimize: cli.fuzzminimizetime,
             keepfuzzing: cli.keepfuzzing,
             timeout: cli.timeout,
@@ -165,6 +165,11 @@ pub struct Slot {
     /// It said hello: only then is it sent work (a request written before
     /// it reads would block the loop).
     pub ready: bool,
+    /// Its warm-up (the empty input, run before any other) is done.
+    pub warm: bool,
+    /// Its warm-up failed or was skipped: its first input gets the
+    /// warm-up's allowance.
+    pub cold: bool,
     /// How many coverage features and corpus entries it has been told.
     pub synced: usize,
     pub shared: usize,
@@ -181,6 +186,8 @@ impl Slot {
             id: usize::MAX,
             job: Job::Idle,
             ready: false,
+            warm: false,
+            cold: false,
             synced: 0,
             shared: 0,
             promised: 0,
@@ -193,14 +200,16 @@ impl Slot {
         self.worker = worker;
         self.id = id;
         self.ready = false;
+        self.warm = false;
+        self.cold = false;
         self.synced = 0;
         self.shared = 0;
     }
 
-    /// Ready for work: said hello, and not being killed. (A worker that
-    /// died is not ready: its slot waits for a new one.)
+    /// Ready for work: said hello, warmed up, and not being killed. (A
+    /// worker that died is not ready: its slot waits for a new one.)
     pub fn usable(&self) -> bool {
-        self.ready && !matches!(&self.worker, Some(w) if w.killed.is_some())
+        self.ready && self.warm && !matches!(&self.worker, Some(w) if w.killed.is_some())
     }
 }
 
@@ -313,6 +322,8 @@ pub enum Action {
     Record(Finding),
     /// A line for people.
     Say(String),
+    /// A warning, said once.
+    Warn(String),
     /// The target is done: a finding stops it.
     Finish,
 }
@@ -334,6 +345,11 @@ pub struct State {
     rng: u64,
     /// Entries other instances published, waiting to run once (`-sync`).
     pub imports: std::collections::VecDeque<String>,
+    /// New workers run the warm-up (not once one died in it: every new one
+    /// would).
+    pub warm_up: bool,
+    /// Warnings the workers asked to say, said once each.
+    warned: HashSet<String>,
 }
 
 impl State {
@@ -349,6 +365,8 @@ impl State {
             sites: HashSet::new(),
             rng,
             imports: std::collections::VecDeque::new(),
+            warm_up: true,
+            warned: HashSet::new(),
         }
     }
 
@@ -435,6 +453,15 @@ impl State {
         actions
     }
 
+    /// A warning a worker asked to say: once per run.
+    pub fn warning(&mut self, message: String) -> Vec<Action> {
+        if self.warned.insert(message.clone()) {
+            vec![Action::Warn(message)]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The fleet (`-sync`) had this finding's site already: it is not
     /// counted here either.
     pub fn fleet_had(&mut self) {
@@ -504,6 +531,7 @@ pub mod tests {
             let mut slot = Slot::empty();
             slot.restart(id, None);
             slot.ready = true;
+            slot.warm = true;
             s.slots.push(slot);
         }
         s

@@ -34,6 +34,16 @@ impl State {
                 self.slots[w].ready = true;
                 Ok(Vec::new())
             }
+            Response::Warmed { ok } => {
+                self.slots[w].job = job;
+                self.slots[w].warm = true;
+                self.slots[w].cold = !ok;
+                Ok(Vec::new())
+            }
+            Response::Warning { message } => {
+                self.slots[w].job = job;
+                Ok(self.warning(message))
+            }
             Response::Error { message, .. } => Err(format!("worker {w}: {message}")),
             Response::Ran { id: WARM_UP, .. } => {
                 // A warm-up before a minimization: the job goes on.
@@ -257,6 +267,12 @@ impl State {
         if death.kind == DeathKind::Stopped {
             return Ok(Vec::new());
         }
+        if said_hello && !self.slots[w].warm {
+            // It died in its warm-up, on the empty input: a finding like
+            // any other (its input is in shared memory), and the workers
+            // that follow skip the warm-up, which would kill each of them.
+            self.warm_up = false;
+        }
         if !said_hello {
             // The library does not load, or its initialisation fails.
             let kind = death.kind.to_string();
@@ -421,6 +437,7 @@ mod tests {
     use fuzz_core::worker::client::Death;
     use fuzz_core::worker::crash::DeathKind;
     use fuzz_core::worker::protocol::{Checked, Exec, Found, Keep, Request, Response};
+    use std::time::Duration;
 
     fn death(kind: DeathKind, input: &[u8], report: &str) -> Death {
         Death {
@@ -463,6 +480,7 @@ mod tests {
                 Action::Keep { .. } => "keep",
                 Action::Record(_) => "record",
                 Action::Say(_) => "say",
+                Action::Warn(_) => "warn",
                 Action::Finish => "finish",
             })
             .collect()
@@ -847,6 +865,69 @@ mod tests {
         assert_eq!(kinds(&a), ["record", "finish"]);
         let Action::Record(f) = &a[0] else { panic!() };
         assert_eq!(f.entry, "smallest");
+    }
+
+    #[test]
+    fn a_death_in_the_warm_up_is_a_finding_and_later_workers_skip_it() {
+        let mut s = state(config(), 1, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].warm = false;
+        assert!(!s.slots[0].usable(), "no work before the warm-up is done");
+        let a = s.on_death(0, death(segv(), &packed(b""), REPORT)).unwrap();
+        assert_eq!(kinds(&a), ["save", "replace+fallback", "run", "check"]);
+        assert!(matches!(&a[0], Action::Save(e) if e == "go test fuzz v1\n[]byte(\"\")\n"));
+        assert!(!s.warm_up, "the next workers skip the warm-up");
+        // A worker whose warm-up failed gets the allowance for its first
+        // input, then -timeout.
+        let mut s = state(config(), 1, &["a"]);
+        s.slots[0].ready = false;
+        s.slots[0].warm = false;
+        assert_eq!(s.allowance(0, 0), Duration::from_secs(100), "loading");
+        s.on_answer(0, hello(&s)).unwrap();
+        assert_eq!(s.allowance(0, 1), Duration::from_secs(100), "warming up");
+        s.on_answer(0, Response::Warmed { ok: false }).unwrap();
+        assert!(s.slots[0].usable());
+        assert_eq!(
+            s.allowance(0, 2),
+            Duration::from_secs(100),
+            "its first input"
+        );
+        assert_eq!(s.allowance(0, 3), Duration::from_secs(10), "then -timeout");
+        s.slots[0].cold = false;
+        assert_eq!(
+            s.allowance(0, 2),
+            Duration::from_secs(10),
+            "warmed: -timeout at once"
+        );
+        let mut s = state(
+            Config {
+                timeout: Duration::ZERO,
+                ..config()
+            },
+            1,
+            &[],
+        );
+        assert_eq!(s.allowance(0, 5), Duration::ZERO, "-timeout 0: no limit");
+        s.slots[0].warm = false;
+        assert_eq!(s.allowance(0, 0), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_warning_is_said_once() {
+        let mut s = state(config(), 1, &[]);
+        let w = || Response::Warning {
+            message: "the target forks".into(),
+        };
+        assert_eq!(kinds(&s.on_answer(0, w()).unwrap()), ["warn"]);
+        assert!(s.on_answer(0, w()).unwrap().is_empty());
+    }
+
+    fn hello(s: &crate::state::State) -> Response {
+        Response::Hello {
+            version: fuzz_core::worker::protocol::VERSION,
+            target: s.target.clone(),
+            counters: 0,
+        }
     }
 
     #[test]

@@ -102,6 +102,9 @@ pub enum Command {
         /// Sanitizer runtime to preload (default: asked from clang-19).
         #[arg(long = "sanitizer-runtime", value_name = "PATH")]
         sanitizer_runtime: Option<PathBuf>,
+        /// Skip the warm-up run of the empty input (it crashed before).
+        #[arg(long = "no-warm-up")]
+        no_warm_up: bool,
     },
     /// Print the PC table of a library (fuzz-corpus cover reads it): one
     /// line per basic block, with the counter number its coverage features

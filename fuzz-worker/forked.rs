@@ -49,6 +49,10 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
         }
         let pid = libc::fork();
         if pid == 0 {
+            // Die with the worker, should it be killed while this runs.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 || libc::getppid() == 1 {
+                libc::_exit(1);
+            }
             libc::close(fds[0]);
             libc::dup2(capture, 2);
             crate::crash::SYMBOLIZE.store(false, std::sync::atomic::Ordering::Relaxed);
@@ -77,10 +81,15 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
         if pid > 0 {
             // Read what the child sends until it is gone (EOF), within the
             // timeout and the memory limit.
-            let deadline = std::time::Instant::now() + limits.timeout;
+            // A limit of 0 is no limit, for time and memory alike.
+            let deadline =
+                (!limits.timeout.is_zero()).then(|| std::time::Instant::now() + limits.timeout);
             let mut last_rss = std::time::Instant::now();
             loop {
-                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                let left = match deadline {
+                    Some(d) => d.saturating_duration_since(std::time::Instant::now()),
+                    None => RSS_EVERY,
+                };
                 if left.is_zero() {
                     timed_out = true;
                     libc::kill(pid, libc::SIGKILL);
@@ -96,7 +105,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
                 if last_rss.elapsed() >= RSS_EVERY {
                     last_rss = std::time::Instant::now();
                     let rss = crate::supervise::rss_mb(pid).unwrap_or(0);
-                    if rss > limits.rss_limit_mb {
+                    if limits.rss_limit_mb > 0 && rss > limits.rss_limit_mb {
                         blown = Some(rss);
                         libc::kill(pid, libc::SIGKILL);
                         break;

@@ -95,6 +95,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                 .map(|p| inputs::load(p, target, raw))
                 .collect::<Result<Vec<_>, _>>()?;
             let init = || lib.initialize();
+            let warm_up = inputs::zero(target);
+            fuzz_cli::interrupt::install();
             let job = supervise::Job {
                 function: lib.function(target),
                 kind: target.kind,
@@ -103,8 +105,18 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                 rss_limit_mb,
                 init: &init,
                 pc_map: lib.uses_pc_map,
+                warm_up: &warm_up,
+                stop: fuzz_cli::interrupt::interrupted,
             };
-            let outcomes = supervise::run_all(&job).map_err(CliError::misuse)?;
+            let done = supervise::run_all(&job).map_err(CliError::misuse)?;
+            if done.stopped {
+                eprintln!(
+                    "{TOOL}: interrupted: {} of {} inputs run",
+                    done.outcomes.len(),
+                    inputs.len()
+                );
+            }
+            let outcomes = done.outcomes;
             let mut finding = false;
             for (path, outcome) in inputs.iter().zip(&outcomes) {
                 finding |= outcome.is_finding();
@@ -130,6 +142,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             fd_out,
             sanitizer_runtime,
             cmp_lib,
+            no_warm_up,
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
             if let Some(cmp) = &cmp_lib {
@@ -168,7 +181,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             if let Some((cmp, cmp_target)) = &cmp_lib {
                 exec.cmp_function = Some(cmp.function(cmp_target));
             }
-            serve::serve(exec, target, fd_in, fd_out).map_err(CliError::misuse)?;
+            serve::serve(exec, target, fd_in, fd_out, !no_warm_up).map_err(CliError::misuse)?;
             Ok(Status::Success)
         }
         Command::PcTable {

@@ -228,12 +228,17 @@ fn capture_stderr(f: impl FnOnce() -> i32) -> (i32, String) {
     }
 }
 
-/// Serves requests until `Stop` or the coordinator goes away.
+/// Serves requests until `Stop` or the coordinator goes away. Before the
+/// first, after `Hello`, the target runs once on its empty input (the zero
+/// values), unless `warm_up` is false: the warm-up that pays for its lazy
+/// initialisation, so that every input the coordinator sends gets the time
+/// limit alone.
 pub fn serve(
     mut exec: Executor,
     target: &crate::library::Target,
     fd_in: RawFd,
     fd_out: RawFd,
+    warm_up: bool,
 ) -> Result<(), String> {
     // SAFETY: the coordinator passed these descriptors for our use alone.
     let input = unsafe { std::fs::File::from_raw_fd(fd_in) };
@@ -249,6 +254,13 @@ pub fn serve(
         target: target.desc.clone(),
         counters: exec.map.total(),
     })?;
+    let ok = warm_up && {
+        let zero: Vec<Value> = target.args.iter().map(Value::zero).collect();
+        let ret = exec.exec(&zero);
+        // Its coverage is not learned: the coordinator has not seen it.
+        exec.classify_ret(ret) != Verdict::Failed
+    };
+    send(&Response::Warmed { ok })?;
     for line in BufReader::new(input).lines() {
         let line = line.map_err(|e| format!("reading from the coordinator: {e}"))?;
         let request: Request = protocol::from_line(&line)?;

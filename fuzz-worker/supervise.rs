@@ -9,9 +9,16 @@
 //! so what a target prints never mixes with our results, and the part it
 //! wrote while running one input is that input's message or crash report.
 //!
-//! The child says `S <i> <stderr offset>` before input i and
-//! `D <i> <return value> <features> <fingerprint>` after it; the crash
-//! handler adds `C <signal> <stack overflow>` when it can.
+//! The child first runs the warm-up (the empty input, or the zero values),
+//! saying `W` when it is done, so that the target's lazy initialisation is
+//! paid for before any input counts: the warm-up gets the allowance
+//! DESIGN.md gives (max(60 s, 10 × -timeout)), every input -timeout. A
+//! warm-up that crashes or hangs is skipped in the next child, whose first
+//! input then gets the allowance. The child says `S <i> <stderr offset>`
+//! before input i and `D <i> <return value> <features> <fingerprint>`
+//! after it; the crash handler adds `C <signal> <stack overflow>` when it
+//! can. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops it within a fraction of a
+//! second; the outcomes so far are kept.
 
 use crate::coverage::{fingerprint, CounterMap};
 use crate::library::TargetFn;
@@ -79,36 +86,56 @@ pub struct Job<'a> {
     pub init: &'a dyn Fn(),
     /// Whether the library's coverage includes gcc's trace-pc map.
     pub pc_map: bool,
+    /// The warm-up input: the empty input, or the zero values, packed.
+    pub warm_up: &'a [u8],
+    /// True once the run is to stop (Ctrl-C); asked every 20 ms.
+    pub stop: fn() -> bool,
 }
 
-/// The first execution in a process may be very long (lazy
-/// initialisation); it is allowed max(60 s, 10 × timeout).
-pub fn first_grace(timeout: Duration) -> Duration {
-    (timeout * 10).max(Duration::from_secs(60))
+/// What became of the inputs: one outcome per input run, in order; fewer
+/// than the inputs when the run was stopped.
+pub struct Outcomes {
+    pub outcomes: Vec<Outcome>,
+    pub stopped: bool,
 }
 
-/// Runs every input and returns one outcome per input, in order.
-pub fn run_all(job: &Job) -> Result<Vec<Outcome>, String> {
+/// Runs every input (until stopped) and returns one outcome per input, in
+/// order.
+pub fn run_all(job: &Job) -> Result<Outcomes, String> {
     let map = CounterMap::new(job.pc_map);
     let capture = memfd()?;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(job.inputs.len());
-    while outcomes.len() < job.inputs.len() {
+    let allowance = fuzz_core::worker::client::warm_up_allowance(job.timeout);
+    let mut warm_up = true;
+    let mut stopped = false;
+    'children: while outcomes.len() < job.inputs.len() {
         let first = outcomes.len();
-        let mut child = spawn(job, &map, first, capture)?;
-        let mut first_in_child = true;
+        let mut child = spawn(job, &map, first, capture, warm_up)?;
+        let mut first_limit = allowance;
+        if warm_up {
+            match child.wait_warm(allowance, job) {
+                Wait::Ok => first_limit = job.timeout,
+                Wait::Failed => {
+                    // Its crash or hang is not an input's: the next child
+                    // skips the warm-up, and its first input gets the
+                    // allowance.
+                    warm_up = false;
+                    continue;
+                }
+                Wait::Stopped => {
+                    stopped = true;
+                    break;
+                }
+            }
+        }
+        let mut limit = first_limit;
         loop {
             let i = outcomes.len();
             if i >= job.inputs.len() {
                 child.finish();
                 break;
             }
-            let limit = if first_in_child {
-                first_grace(job.timeout)
-            } else {
-                job.timeout
-            };
-            first_in_child = false;
-            match child.wait_input(i, limit, job.rss_limit_mb) {
+            match child.wait_input(i, limit, job) {
                 Event::Done { ret, cov } => {
                     outcomes.push(classify_return(job, ret, cov, child.stderr_since()))
                 }
@@ -116,12 +143,24 @@ pub fn run_all(job: &Job) -> Result<Vec<Outcome>, String> {
                     outcomes.push(outcome);
                     break; // start a new child for the rest
                 }
+                Event::Stopped => {
+                    stopped = true;
+                    break 'children;
+                }
             }
+            limit = job.timeout;
         }
     }
     // SAFETY: closing our memfd.
     unsafe { libc::close(capture) };
-    Ok(outcomes)
+    Ok(Outcomes { outcomes, stopped })
+}
+
+/// How a child's warm-up went.
+enum Wait {
+    Ok,
+    Failed,
+    Stopped,
 }
 
 fn classify_return(job: &Job, ret: i32, cov: Option<(usize, u64)>, stderr: String) -> Outcome {
@@ -173,6 +212,7 @@ fn memfd() -> Result<RawFd, String> {
 enum Event {
     Done { ret: i32, cov: Option<(usize, u64)> },
     Died(Outcome),
+    Stopped,
 }
 
 struct Child {
@@ -185,7 +225,13 @@ struct Child {
     exited: bool,
 }
 
-fn spawn(job: &Job, map: &CounterMap, first: usize, capture: RawFd) -> Result<Child, String> {
+fn spawn(
+    job: &Job,
+    map: &CounterMap,
+    first: usize,
+    capture: RawFd,
+    warm_up: bool,
+) -> Result<Child, String> {
     let mut fds = [0 as RawFd; 2];
     // SAFETY: creating a pipe into a local array.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -200,14 +246,19 @@ fn spawn(job: &Job, map: &CounterMap, first: usize, capture: RawFd) -> Result<Ch
         return Err(format!("fork: {}", std::io::Error::last_os_error()));
     }
     if pid == 0 {
-        // SAFETY: in the child: redirect output, then run inputs. What the
-        // target writes to stdout is dropped: stderr alone is its message.
+        // SAFETY: in the child: die with the parent, redirect output, then
+        // run inputs. What the target writes to stdout is dropped: stderr
+        // alone is its message.
         unsafe {
+            let parent = libc::getppid();
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 || parent == 1 {
+                libc::_exit(1);
+            }
             libc::close(read_end);
             let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
             libc::dup2(if null >= 0 { null } else { capture }, 1);
             libc::dup2(capture, 2);
-            child_loop(job, map, first, write_end);
+            child_loop(job, map, first, write_end, warm_up);
         }
     }
     // SAFETY: the parent keeps only the read end.
@@ -227,11 +278,15 @@ fn spawn(job: &Job, map: &CounterMap, first: usize, capture: RawFd) -> Result<Ch
 ///
 /// # Safety
 /// Call only in a freshly forked child.
-unsafe fn child_loop(job: &Job, map: &CounterMap, first: usize, out: RawFd) -> ! {
+unsafe fn child_loop(job: &Job, map: &CounterMap, first: usize, out: RawFd, warm_up: bool) -> ! {
     crate::crash::install(out);
     sancov::clear_comparisons();
     (job.init)();
     let mut features = Vec::with_capacity(4096);
+    if warm_up {
+        (job.function)(job.warm_up.as_ptr(), job.warm_up.len());
+        send(out, "W\n");
+    }
     // Initialisation may have touched counters; from here on each read
     // also resets, so the tables are walked once per input.
     map.reset();
@@ -268,11 +323,41 @@ unsafe fn send(fd: RawFd, line: &str) {
 }
 
 impl Child {
-    /// Waits for input `i` to finish, within `limit` once it has started.
-    fn wait_input(&mut self, i: usize, limit: Duration, rss_limit_mb: u64) -> Event {
+    /// Waits for the child's warm-up, within `limit` (none for zero).
+    fn wait_warm(&mut self, limit: Duration, job: &Job) -> Wait {
+        let start = Instant::now();
+        loop {
+            while let Some(line) = self.next_line() {
+                if line == "W" {
+                    return Wait::Ok;
+                }
+            }
+            if (job.stop)() {
+                self.kill();
+                return Wait::Stopped;
+            }
+            let over = !limit.is_zero() && start.elapsed() > limit;
+            let blown =
+                rss_mb(self.pid).is_some_and(|r| r > job.rss_limit_mb && job.rss_limit_mb > 0);
+            if self.exited || over || blown {
+                self.kill();
+                return Wait::Failed;
+            }
+            self.poll(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits for input `i` to finish, within `limit` (none for zero) once
+    /// it has started.
+    fn wait_input(&mut self, i: usize, limit: Duration, job: &Job) -> Event {
+        let rss_limit_mb = job.rss_limit_mb;
         let mut started: Option<Instant> = None;
         let wait_start = Instant::now();
         loop {
+            if (job.stop)() {
+                self.kill();
+                return Event::Stopped;
+            }
             while let Some(line) = self.next_line() {
                 let parts: Vec<&str> = line.split_whitespace().collect();
                 match parts.as_slice() {
@@ -300,7 +385,7 @@ impl Child {
                 return Event::Died(self.death());
             }
             let clock = started.unwrap_or(wait_start);
-            if clock.elapsed() > limit {
+            if !limit.is_zero() && clock.elapsed() > limit {
                 self.kill();
                 let report = self.stderr_since();
                 // A crash whose handler then blocked is still that crash.
@@ -309,7 +394,7 @@ impl Child {
                 }
                 return Event::Died(Outcome::TimedOut { after: limit });
             }
-            if let Some(rss) = rss_mb(self.pid) {
+            if let Some(rss) = rss_mb(self.pid).filter(|_| rss_limit_mb > 0) {
                 if rss > rss_limit_mb {
                     self.kill();
                     return Event::Died(Outcome::OutOfMemory {
@@ -445,14 +530,5 @@ mod tests {
         );
         assert_eq!(failure_message("  \n", 3), "the target returned 3");
         assert_eq!(failure_message("bad input\n", 1), "bad input");
-    }
-
-    #[test]
-    fn grace() {
-        assert_eq!(first_grace(Duration::from_secs(1)), Duration::from_secs(60));
-        assert_eq!(
-            first_grace(Duration::from_secs(10)),
-            Duration::from_secs(100)
-        );
     }
 }

@@ -81,6 +81,8 @@ pub struct Spawn<'a> {
     /// A build of the same target with comparison tracing, run for the
     /// comparison operands only (`-cmp_lib`).
     pub cmp_lib: Option<&'a Path>,
+    /// Run the warm-up (false after one crashed or hung).
+    pub warm_up: bool,
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -128,6 +130,9 @@ impl Worker {
         }
         if let Some(c) = s.cmp_lib {
             cmd.arg("--cmp-lib").arg(c);
+        }
+        if !s.warm_up {
+            cmd.arg("--no-warm-up");
         }
         let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
         let parent = std::process::id() as libc::pid_t;
@@ -231,17 +236,28 @@ impl Worker {
         Some((pages * page) >> 20)
     }
 
-    /// What the worker wrote to stderr since its last request began.
+    /// What the worker wrote to stderr since its last request began, at
+    /// most [`crate::worker::crash::REPORT_MAX`] bytes of it: its start and
+    /// its end, the cut said (a target that writes 50 MB to stderr must
+    /// not make a 50 MB report).
     pub fn report(&mut self) -> String {
-        let mut text = Vec::new();
-        if self
-            .capture
-            .seek(SeekFrom::Start(self.capture_mark))
-            .is_ok()
-        {
-            let _ = (&self.capture).read_to_end(&mut text);
+        let len = self.capture.metadata().map_or(0, |m| m.len());
+        let from = self.capture_mark.min(len);
+        let half = crate::worker::crash::REPORT_MAX as u64 / 2;
+        let read = |f: &mut File, at: u64, n: u64| {
+            let mut buf = Vec::new();
+            if f.seek(SeekFrom::Start(at)).is_ok() {
+                let _ = f.take(n).read_to_end(&mut buf);
+            }
+            buf
+        };
+        if len - from <= 2 * half {
+            let text = read(&mut self.capture, from, len - from);
+            return String::from_utf8_lossy(&text).into_owned();
         }
-        String::from_utf8_lossy(&text).into_owned()
+        let head = read(&mut self.capture, from, half);
+        let tail = read(&mut self.capture, len - half, half);
+        crate::worker::crash::cut_report(&head, len - from - 2 * half, &tail)
     }
 
     /// Reaps a worker whose pipe closed and says how it ended.
@@ -299,8 +315,11 @@ fn classify(status: Option<std::process::ExitStatus>, report: &str) -> DeathKind
 }
 
 /// One worker driven one request at a time, for tools that do not fuzz
-/// (fuzz-corpus merge): a request that kills or hangs the worker comes
-/// back as its `Death`, and the next request goes to a fresh worker.
+/// (fuzz-corpus merge -lib and cover): a request that kills or hangs the
+/// worker comes back as its `Death`, and the next request goes to a fresh
+/// worker. A fresh worker's warm-up (see [`Response::Warmed`]) gets
+/// [`warm_up_allowance`]; every request after it gets its timeout, so a
+/// hang is known in about the timeout.
 pub struct Session {
     worker: Option<Worker>,
     rx: std::sync::mpsc::Receiver<Event>,
@@ -310,12 +329,43 @@ pub struct Session {
     target: Option<String>,
     dir: PathBuf,
     capacity: usize,
-    /// The first request a worker serves may be slow (lazy initialisation).
+    /// The current worker's warm-up is done.
+    warmed: bool,
+    /// Its first request gets the warm-up's allowance: its warm-up failed
+    /// or was skipped.
     fresh: bool,
+    /// The next worker starts without a warm-up: the last one died in it.
+    skip_warm_up: bool,
     /// Which worker is current: events of earlier ones are stale.
     generation: usize,
+    /// How the last worker to die died.
+    last: Option<Box<Death>>,
+    /// Asked every 100 ms while a request runs: true stops the session
+    /// (Ctrl-C), the request then ends as a death of kind `Stopped`.
+    stop: fn() -> bool,
     /// The target's name, kind and argument types, from the handshake.
     pub desc: TargetDesc,
+}
+
+/// What a worker's warm-up (loading, initialisation and the run of the
+/// empty input) may take: max(60 s, 10 × the time limit of an input), as
+/// DESIGN.md says. No limit (0) stays no limit.
+pub fn warm_up_allowance(timeout: Duration) -> Duration {
+    if timeout.is_zero() {
+        return Duration::ZERO;
+    }
+    (timeout * 10).max(Duration::from_secs(60))
+}
+
+/// A death for a request no worker served.
+fn no_worker(kind: DeathKind, report: String) -> Box<Death> {
+    Box::new(Death {
+        kind,
+        report,
+        input: Vec::new(),
+        mutation: None,
+        other: None,
+    })
 }
 
 impl Session {
@@ -328,6 +378,7 @@ impl Session {
         target: Option<&str>,
         dir: &Path,
         capacity: usize,
+        stop: fn() -> bool,
     ) -> Result<Session, String> {
         let (tx, rx) = std::sync::mpsc::channel();
         let mut s = Session {
@@ -339,8 +390,12 @@ impl Session {
             target: target.map(str::to_string),
             dir: dir.to_path_buf(),
             capacity,
+            warmed: false,
             fresh: true,
+            skip_warm_up: false,
             generation: 0,
+            last: None,
+            stop,
             desc: TargetDesc {
                 name: String::new(),
                 kind: protocol::TargetKind::LibFuzzer,
@@ -363,6 +418,7 @@ impl Session {
             sanitizer_runtime: None,
             dict: None,
             cmp_lib: None,
+            warm_up: !self.skip_warm_up,
         };
         let mut worker = Worker::spawn(generation, &spawn, self.tx.clone())?;
         loop {
@@ -384,6 +440,7 @@ impl Session {
                     }
                     self.desc = target;
                     self.worker = Some(worker);
+                    self.warmed = false;
                     self.fresh = true;
                     return Ok(());
                 }
@@ -404,24 +461,95 @@ impl Session {
         }
     }
 
-    /// Sends one request and waits for its answer, at most `timeout` (or
-    /// max(60 s, 10 × timeout) for a fresh worker's first request).
-    /// `Err(Death)` when the worker died or hung on it; the next call
-    /// starts a new worker.
+    /// Waits for the current worker's warm-up, within its allowance. A
+    /// worker that dies or hangs in it is replaced by one that skips it,
+    /// whose first request then gets the allowance.
+    fn warm_up(&mut self, timeout: Duration) -> Result<(), Box<Death>> {
+        match self.wait(warm_up_allowance(timeout), |r| {
+            matches!(r, Response::Warmed { .. })
+        })? {
+            Some(Response::Warmed { ok }) => {
+                self.warmed = true;
+                self.fresh = !ok;
+            }
+            _ => {
+                // Died or hung in its warm-up: the next worker skips it.
+                self.skip_warm_up = true;
+                self.respawn()
+                    .map_err(|e| no_worker(DeathKind::CannotRun, e))?;
+                self.warmed = true;
+                self.fresh = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits up to `limit` (none for zero) for an answer `want` accepts
+    /// from the current worker. `Ok(None)`: it died or hung (it is killed
+    /// and reaped; `self.worker` is then `None` and the death is in
+    /// `self.last`). `Err`: stopped.
+    fn wait(
+        &mut self,
+        limit: Duration,
+        want: impl Fn(&Response) -> bool,
+    ) -> Result<Option<Response>, Box<Death>> {
+        let start = Instant::now();
+        loop {
+            if (self.stop)() {
+                if let Some(mut w) = self.worker.take() {
+                    w.kill(Killed::Stopping);
+                    let _ = w.child.wait();
+                }
+                return Err(no_worker(DeathKind::Stopped, String::new()));
+            }
+            let step = Duration::from_millis(100);
+            let left = if limit.is_zero() {
+                step
+            } else {
+                limit.saturating_sub(start.elapsed()).min(step)
+            };
+            match self.rx.recv_timeout(left.max(Duration::from_millis(1))) {
+                Ok(Event::Answer(g, _) | Event::Gone(g) | Event::Garbled(g, _))
+                    if g != self.generation => {}
+                Ok(Event::Answer(_, r)) if want(&r) => return Ok(Some(r)),
+                Ok(Event::Answer(..) | Event::Garbled(..)) => {}
+                Ok(Event::Gone(_)) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    self.last = self.worker.take().map(|mut w| Box::new(w.death()));
+                    return Ok(None);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if !limit.is_zero() && start.elapsed() >= limit {
+                        let mut w = self.worker.take().expect("present");
+                        w.kill(Killed::Timeout);
+                        // Wait for the reader to see the end of the pipe.
+                        while let Ok(e) = self.rx.recv_timeout(Duration::from_secs(5)) {
+                            if matches!(e, Event::Gone(g) if g == self.generation) {
+                                break;
+                            }
+                        }
+                        self.last = Some(Box::new(w.death()));
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends one request and waits for its answer, at most `timeout` (none
+    /// for zero), or the warm-up's allowance for the first request of a
+    /// worker whose warm-up failed. `Err(Death)` when the worker died or
+    /// hung on it (the next call starts a new worker), or was stopped
+    /// (kind `Stopped`).
     pub fn call(&mut self, request: &Request, timeout: Duration) -> Result<Response, Box<Death>> {
         if self.worker.is_none() {
-            self.respawn().map_err(|e| {
-                Box::new(Death {
-                    kind: DeathKind::CannotRun,
-                    report: e,
-                    input: Vec::new(),
-                    mutation: None,
-                    other: None,
-                })
-            })?;
+            self.respawn()
+                .map_err(|e| no_worker(DeathKind::CannotRun, e))?;
+        }
+        if !self.warmed {
+            self.warm_up(timeout)?;
         }
         let limit = if self.fresh {
-            (timeout * 10).max(Duration::from_secs(60))
+            warm_up_allowance(timeout)
         } else {
             timeout
         };
@@ -433,33 +561,18 @@ impl Session {
             d.report.push_str(&e);
             return Err(Box::new(d));
         }
-        let start = Instant::now();
-        loop {
-            let left = limit.saturating_sub(start.elapsed());
-            match self.rx.recv_timeout(left.max(Duration::from_millis(1))) {
-                Ok(Event::Answer(g, _) | Event::Gone(g) | Event::Garbled(g, _))
-                    if g != self.generation => {}
-                Ok(Event::Answer(_, Response::Progress { .. })) => {}
-                Ok(Event::Answer(_, r)) => return Ok(r),
-                Ok(Event::Garbled(..)) => {}
-                Ok(Event::Gone(_)) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    let mut w = self.worker.take().expect("present");
-                    return Err(Box::new(w.death()));
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if start.elapsed() >= limit {
-                        let mut w = self.worker.take().expect("present");
-                        w.kill(Killed::Timeout);
-                        // Wait for the reader to see the end of the pipe.
-                        while let Ok(e) = self.rx.recv_timeout(Duration::from_secs(5)) {
-                            if matches!(e, Event::Gone(_)) {
-                                break;
-                            }
-                        }
-                        return Err(Box::new(w.death()));
-                    }
-                }
-            }
+        let answer = self.wait(limit, |r| {
+            !matches!(
+                r,
+                Response::Progress { .. } | Response::Warmed { .. } | Response::Warning { .. }
+            )
+        })?;
+        match answer {
+            Some(r) => Ok(r),
+            None => Err(self
+                .last
+                .take()
+                .unwrap_or_else(|| no_worker(DeathKind::Lost, "the worker vanished".into()))),
         }
     }
 
@@ -474,6 +587,23 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_warm_up_allowance_is_design_s() {
+        assert_eq!(
+            warm_up_allowance(Duration::from_secs(1)),
+            Duration::from_secs(60)
+        );
+        assert_eq!(
+            warm_up_allowance(Duration::from_secs(10)),
+            Duration::from_secs(100)
+        );
+        assert_eq!(
+            warm_up_allowance(Duration::ZERO),
+            Duration::ZERO,
+            "no limit stays none"
+        );
+    }
 
     #[test]
     fn kinds() {

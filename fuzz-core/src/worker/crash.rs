@@ -294,6 +294,20 @@ pub fn site(kind: impl fmt::Display, report: &str, module: &str) -> String {
 
 const OOM: &str = "out of memory";
 
+/// The most of a target's output a report keeps: its first and last
+/// halves, with the cut said between them.
+pub const REPORT_MAX: usize = 64 << 10;
+
+/// A report of `head`, then `cut` bytes left out, then `tail`.
+pub fn cut_report(head: &[u8], cut: u64, tail: &[u8]) -> String {
+    format!(
+        "{}\n... [{cut} bytes of the target's output cut: a report keeps its first and last {} KiB] ...\n{}",
+        String::from_utf8_lossy(head),
+        REPORT_MAX / 2 / 1024,
+        String::from_utf8_lossy(tail)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

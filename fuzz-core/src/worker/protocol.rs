@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a message changes shape; a worker of another version is
 /// refused at the handshake.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// How a target takes its input.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -231,13 +231,21 @@ pub enum Keep {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Response {
-    /// Sent once at start.
+    /// Sent once at start, when the library is loaded and initialized.
     Hello {
         version: u32,
         target: TargetDesc,
         /// Coverage counters the worker reads per execution.
         counters: u32,
     },
+    /// Sent once after `Hello`, when the warm-up run (the empty input, or
+    /// the zero values) is done: the target's lazy initialisation is paid
+    /// for, and from here on every input gets the time limit. `ok` is
+    /// false when the warm-up failed (returned failure, or was skipped):
+    /// the first input then gets the warm-up's allowance.
+    Warmed { ok: bool },
+    /// Something the tool should say once (a target that forks, …).
+    Warning { message: String },
     /// The result of `Run`.
     Ran {
         id: u64,
