@@ -9,6 +9,7 @@
 
 pub mod argv;
 pub mod cache;
+pub mod child;
 pub mod exit;
 pub mod find_worker;
 pub mod interrupt;

@@ -20,7 +20,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A failure report keeps its last lines, as fuzz-worker's text output does:
@@ -74,9 +74,15 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         verbose: cli.verbose && !cli.json,
     };
     let mut failed_targets = 0usize;
+    fuzz_cli::interrupt::install();
     for plan in &plans {
         if !run_target(cli, &worker, plan, &mut out)? {
             failed_targets += 1;
+        }
+        if fuzz_cli::interrupt::interrupted() {
+            // Ctrl-C: what ran is reported; the rest does not run.
+            eprintln!("fuzz-run: interrupted");
+            break;
         }
     }
 
@@ -461,9 +467,8 @@ fn run_batch(
         .arg(cli.rss_limit_mb.to_string())
         .arg("--")
         .arg(&cli.lib)
-        .args(batch.iter().map(|(_, p)| operand(p)))
-        .stdin(Stdio::null());
-    let out = cmd.output().map_err(|e| {
+        .args(batch.iter().map(|(_, p)| operand(p)));
+    let (out, stopped) = fuzz_cli::child::output(cmd).map_err(|e| {
         CliError::misuse(format!(
             "cannot run {}: {}",
             worker.display(),
@@ -498,7 +503,9 @@ fn run_batch(
             "message": format!("fuzz-worker ended without reporting this entry ({why})"),
         })
     };
-    Ok(batch
+    // Stopped by Ctrl-C: the entries it did not report did not run.
+    let ran = if stopped { lines.len() } else { batch.len() };
+    Ok(batch[..ran.min(batch.len())]
         .iter()
         .map(|(name, path)| EntryResult {
             name: name.clone(),
