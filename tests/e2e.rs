@@ -34,6 +34,9 @@ mod go_interop;
 /// Differential test of the codec against Go's own reader and writer.
 #[path = "e2e/go_oracle.rs"]
 mod go_oracle;
+/// Limits, hangs and signals the same in every tool.
+#[path = "e2e/limits.rs"]
+mod limits;
 /// The man pages in man/ are what the clap definitions render.
 #[path = "e2e/man_pages.rs"]
 mod man_pages;

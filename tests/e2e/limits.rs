@@ -1,0 +1,287 @@
+//! Limits, hangs and signals that mean the same in every tool: a hang is
+//! reported in -timeout plus well under a second in every mode (the
+//! warm-up pays for lazy initialisation once), every phase stops within a
+//! second of SIGINT, SIGTERM or SIGHUP, and a limit of 0 means no limit.
+
+use crate::common::*;
+use crate::work::Work;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn misbehave() -> String {
+    example_lib("libmisbehave.so")
+}
+
+/// Runs `c` and returns what it did and how long it took.
+fn timed(c: Command) -> (Run, Duration) {
+    let start = Instant::now();
+    let r = run_command(c);
+    (r, start.elapsed())
+}
+
+/// Asserts that a hang under `-timeout 1s` was reported within 1 s plus
+/// well under a second (the allowance of the warm-up is not spent on it).
+#[track_caller]
+fn within_a_second_of_the_timeout(took: Duration, what: &str) {
+    assert!(
+        took >= Duration::from_secs(1) && took < Duration::from_millis(1900),
+        "{what}: the hang took {took:?} to report with -timeout 1s"
+    );
+}
+
+#[test]
+fn a_hang_is_reported_in_the_timeout_in_every_mode() {
+    let w = Work::new();
+    let lib = misbehave();
+    let hang = known_input("misbehave.FuzzHang");
+    w.seed("FuzzHang", "hang", std::fs::read(&hang).unwrap());
+
+    // fuzz-worker run.
+    let (r, took) = timed(cmd(
+        w.path(),
+        "fuzz-worker",
+        &["run", "-timeout", "1s", &lib, "-target", "FuzzHang", &hang],
+    ));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.out().contains("timed out after 1s"), "{}", r.out());
+    within_a_second_of_the_timeout(took, "fuzz-worker run");
+
+    // Regression replay.
+    let (r, took) = timed(cmd(
+        w.path(),
+        "fuzz-run",
+        &["-run", "FuzzHang", "-timeout", "1s", &lib],
+    ));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.out().contains("timed out after 1s"), "{}", r.out());
+    within_a_second_of_the_timeout(took, "regression replay");
+
+    // fuzz-corpus merge -lib: the hanging entry is skipped.
+    let dst = w.path().join("merged");
+    let seeds = w.path().join("testdata/fuzz/FuzzHang");
+    let (r, took) = timed(cmd(
+        w.path(),
+        "fuzz-corpus",
+        &[
+            "merge",
+            "-lib",
+            &lib,
+            "-target",
+            "FuzzHang",
+            "-timeout",
+            "1s",
+            dst.to_str().unwrap(),
+            seeds.to_str().unwrap(),
+        ],
+    ));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("timeout"), "{}", r.stderr);
+    within_a_second_of_the_timeout(took, "merge -lib");
+
+    // Fuzz mode: a hanging seed during the baseline.
+    let (r, took) = timed(w.fuzz_command(
+        &lib,
+        &["-fuzz", "^FuzzHang$", "-timeout", "1s", "-parallel", "1"],
+    ));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.out().contains("ran longer than 1s (-timeout)"),
+        "{}",
+        r.out()
+    );
+    within_a_second_of_the_timeout(took, "fuzz mode");
+}
+
+/// Starts `c` with its output discarded and its processes marked.
+fn start(mut c: Command, mark: &str) -> Child {
+    c.env("FUZZ_TEST_MARK", mark)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Sends `signal` once `c` has run for `after`, and asserts it ended
+/// within a second with exit 0 and left no process of its own behind.
+#[track_caller]
+fn stops_within_a_second(c: Command, after: Duration, signal: i32, phase: &str) {
+    let mark = format!("{phase}-{}", std::process::id());
+    let marker = format!("FUZZ_TEST_MARK={mark}");
+    let mut child = start(c, &mark);
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, signal) };
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("{phase}: still running 5 s after signal {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let took = sent.elapsed();
+    assert!(
+        took < Duration::from_secs(1),
+        "{phase}: stopped after {took:?}"
+    );
+    assert_eq!(status.code(), Some(0), "{phase}: a stop that saved nothing");
+    std::thread::sleep(Duration::from_millis(200));
+    let left = marked_processes(&marker);
+    assert!(left.is_empty(), "{phase}: processes left: {left:?}");
+}
+
+#[test]
+fn every_phase_stops_within_a_second_of_a_signal() {
+    let w = Work::new();
+    let lib = misbehave();
+    w.seed(
+        "FuzzHang",
+        "hang",
+        std::fs::read(known_input("misbehave.FuzzHang")).unwrap(),
+    );
+    let hang_seed = w.path().join("testdata/fuzz/FuzzHang");
+    let (int, term, hup) = (libc::SIGINT, libc::SIGTERM, libc::SIGHUP);
+    let at = Duration::from_millis(1500);
+
+    // Replaying a hang, in fuzz-worker run and in regression replay.
+    let hang = known_input("misbehave.FuzzHang");
+    let run = cmd(
+        w.path(),
+        "fuzz-worker",
+        &["run", "-timeout", "60s", &lib, "-target", "FuzzHang", &hang],
+    );
+    stops_within_a_second(run, at, term, "fuzz-worker run (a hang)");
+    let replay = cmd(
+        w.path(),
+        "fuzz-run",
+        &["-run", "FuzzHang", "-timeout", "60s", &lib],
+    );
+    stops_within_a_second(replay, at, hup, "regression replay (a hang)");
+
+    // The baseline, on a hanging seed; fuzzing.
+    let baseline = w.fuzz_command(&lib, &["-fuzz", "^FuzzHang$", "-timeout", "60s"]);
+    stops_within_a_second(baseline, at, int, "baseline (a hang)");
+    let fuzzing = w.fuzz_command(
+        &example_lib("libc_parse_gcc_fixed.so"),
+        &["-fuzz", "c_parse"],
+    );
+    stops_within_a_second(fuzzing, at, term, "fuzzing");
+
+    // merge -lib and cover, each on a hanging entry.
+    let dst = w.path().join("merged");
+    let merge = cmd(
+        w.path(),
+        "fuzz-corpus",
+        &[
+            "merge",
+            "-lib",
+            &lib,
+            "-target",
+            "FuzzHang",
+            "-timeout",
+            "60s",
+            dst.to_str().unwrap(),
+            hang_seed.to_str().unwrap(),
+        ],
+    );
+    // (cover runs its entries through the same worker session as merge:
+    // libmisbehave.so, a gcc trace-pc build, has no PC table to cover.)
+    stops_within_a_second(merge, at, hup, "merge -lib (a hang)");
+
+    // Minimizing.
+    let slow = w.path().join("slow");
+    std::fs::write(
+        &slow,
+        format!("go test fuzz v1\n[]byte({:?})\n", "F".repeat(400)),
+    )
+    .unwrap();
+    let minimize = cmd(
+        w.path(),
+        "fuzz-minimize",
+        &[
+            &lib,
+            "-target",
+            "FuzzSlowFail",
+            slow.to_str().unwrap(),
+            "-o",
+            "small",
+        ],
+    );
+    stops_within_a_second(minimize, at, term, "minimizing");
+}
+
+#[test]
+fn limits_of_zero_mean_no_limit() {
+    let w = Work::new();
+    let lib = example_lib("libc_parse_gcc_fixed.so");
+    // A bug-free library: no limit means no false crasher.
+    for flags in [["-timeout", "0"], ["-rss_limit_mb", "0"]] {
+        let mut args = vec!["-fuzz", "c_parse", "-fuzztime", "2s", "-parallel", "1"];
+        args.extend(flags);
+        let r = w.fuzz(&lib, &args);
+        assert_eq!(r.code, 0, "{flags:?}\n{}\n{}", r.out(), r.stderr);
+        assert!(w.crashers("c_parse_gcc_fixed").is_empty(), "{flags:?}");
+    }
+    // -fuzztime 0: until stopped.
+    let run = w.start_fuzz(
+        &lib,
+        &["-fuzz", "c_parse", "-fuzztime", "0", "-parallel", "1"],
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(run.processes() >= 2, "-fuzztime 0 ended the run");
+    let r = run.interrupt();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("stopped: interrupted"), "{}", r.stderr);
+
+    // fuzz-worker run and fuzz-minimize: no limit is no limit, for a
+    // passing input and a failing one.
+    let ok = w.path().join("ok");
+    std::fs::write(&ok, "go test fuzz v1\n[]byte(\"TLVK\\x01a\")\n").unwrap();
+    let mis = misbehave();
+    for flags in [["-timeout", "0"], ["-rss_limit_mb", "0"]] {
+        let mut args = vec!["run", lib.as_str(), ok.to_str().unwrap()];
+        args.extend(flags);
+        run_in(w.path(), "fuzz-worker", &args).expect(0);
+        let fail = known_input("misbehave.FuzzFail");
+        let mut args = vec![
+            mis.as_str(),
+            "-target",
+            "FuzzFail",
+            fail.as_str(),
+            "-o",
+            "min",
+        ];
+        args.extend(flags);
+        let r = run_in(w.path(), "fuzz-minimize", &args);
+        assert_eq!(r.code, 0, "{flags:?}: {}", r.stderr);
+        let min = std::fs::read_to_string(w.path().join("min")).unwrap();
+        assert!(
+            min.contains("[]byte(\"x\")"),
+            "{flags:?}: still fails: {min}"
+        );
+    }
+
+    // What is refused: a memory limit below an idle worker's use, and
+    // counts that are no limit at all.
+    let w = Work::new();
+    let r = w.fuzz(
+        &lib,
+        &["-fuzz", "c_parse", "-rss_limit_mb", "1", "-fuzztime", "5s"],
+    );
+    let r = r.expect(2);
+    let last = r.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("fuzz-run: -rss_limit_mb 1: a worker uses "),
+        "{}",
+        r.stderr
+    );
+    for (flag, value) in [("-max_len", "0"), ("-parallel", "10000")] {
+        let r = w.fuzz(&lib, &["-fuzz", "c_parse", flag, value, "-fuzztime", "5s"]);
+        r.expect(2).one_line_error("fuzz-run", flag);
+    }
+    assert!(w.cache_entries().is_empty(), "refused runs wrote nothing");
+}
