@@ -166,7 +166,7 @@ fn every_phase_stops_within_a_second_of_a_signal() {
     let baseline = w.fuzz_command(&lib, &["-fuzz", "^FuzzHang$", "-timeout", "60s"]);
     stops_within_a_second(baseline, at, int, "baseline (a hang)");
     let fuzzing = w.fuzz_command(
-        &example_lib("libc_parse_gcc_fixed.so"),
+        example_lib("libc_parse_gcc_fixed.so"),
         &["-fuzz", "c_parse"],
     );
     stops_within_a_second(fuzzing, at, term, "fuzzing");
