@@ -100,6 +100,7 @@ build_c() {
 build_c libc_parse_gcc.so "$GCC" "${GCC_COV[@]}" "$HERE/c/parse.c"
 build_c libc_parse_gcc_fixed.so "$GCC" "${GCC_COV[@]}" -DFIXED "$HERE/c/parse.c"
 build_c libmisbehave.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/c/misbehave.c"
+build_c libfaults.so "$GCC" -fsanitize-coverage=trace-pc -pthread "$HERE/c/faults.c"
 build_c libcmp_c.so "$GCC" "${GCC_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/cmp/cmp.c"
 build_c libcmp_c_fixed.so "$GCC" "${GCC_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/cmp/cmp.c"
 build_c libcmp_number.so "$GCC" "${GCC_COV[@]}" "$HERE/cmp/number.c"

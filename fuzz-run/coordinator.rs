@@ -505,8 +505,10 @@ impl Coordinator {
                 worker.seen_execs = execs;
                 worker.seen_at = Instant::now();
             }
-            if !allowance.is_zero() && worker.seen_at.elapsed() > allowance {
-                worker.kill(Killed::Timeout);
+            if worker.killed == Some(Killed::Timeout)
+                || (!allowance.is_zero() && worker.seen_at.elapsed() > allowance)
+            {
+                worker.time_out();
                 continue;
             }
             if let Some(rss) = worker.rss_mb().filter(|_| rss_limit > 0) {

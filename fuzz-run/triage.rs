@@ -332,10 +332,11 @@ impl State {
             return Ok(vec![replace(w)]);
         }
         // A seed is reported as Go reports it; a hang, whose run again
-        // would cost another -timeout, as it stands; so is a death in a
-        // typed failure's minimization.
+        // would cost another -timeout, as it stands; so are the loss of the
+        // worker's pipes (a child process keeps its own, and would pass)
+        // and a death in a typed failure's minimization.
         let as_it_stands = f.seed_entry.is_some()
-            || death.kind == DeathKind::Timeout
+            || matches!(death.kind, DeathKind::Timeout | DeathKind::LostPipes)
             || matches!(job, Job::MinimizeFailure(_));
         if as_it_stands {
             return Ok(then_replace(w, self.record(f)));
@@ -409,6 +410,10 @@ impl State {
             k @ DeathKind::Exit { .. } => {
                 format!("fuzzing process exited unexpectedly: {k} (the target called exit)")
             }
+            DeathKind::LostPipes => "fuzzing process lost its pipes: the target closed \
+                descriptors it did not open (fd 3 and up), which the worker talks to \
+                fuzz-run on"
+                .to_string(),
             k => format!("fuzzing process crashed: {k}"),
         }
     }

@@ -12,6 +12,14 @@ use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
 static REPORT_FD: AtomicI32 = AtomicI32::new(-1);
+/// Where crash and timeout reports go: a copy of stderr on a high,
+/// close-on-exec descriptor, so that a target that closes fd 2 still has
+/// its crash reported.
+static OUT_FD: AtomicI32 = AtomicI32::new(2);
+/// The thread that runs the target: a timeout report is its stack.
+static MAIN_TID: AtomicI32 = AtomicI32::new(0);
+/// The signal that asks for a timeout report (then the process dies).
+pub const TIMEOUT_SIGNAL: libc::c_int = libc::SIGUSR1;
 static STACK_LO: AtomicUsize = AtomicUsize::new(0);
 static STACK_HI: AtomicUsize = AtomicUsize::new(0);
 /// Off in the forked children that try minimization candidates: a crash
@@ -28,10 +36,60 @@ const SIGNALS: [libc::c_int; 6] = [
 ];
 const ALT_STACK: usize = 4 << 20;
 
+/// Moves `fd` to a high, close-on-exec descriptor (closing the old one),
+/// out of the way of a target that opens and closes descriptors of its
+/// own; the new number, or `fd` when it cannot be moved.
+pub fn move_high(fd: RawFd) -> RawFd {
+    // SAFETY: fcntl and close on a descriptor this process owns.
+    unsafe {
+        let high = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, high_floor());
+        if high < 0 {
+            return fd;
+        }
+        libc::close(fd);
+        high
+    }
+}
+
+/// The lowest descriptor [`move_high`] uses: near the top of what this
+/// process may open.
+fn high_floor() -> RawFd {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit into a local struct.
+    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0 {
+        lim.rlim_cur.min(1 << 20) as RawFd
+    } else {
+        1024
+    };
+    (soft - 64).max(100)
+}
+
+/// This thread runs the target from now on (a process just forked, or the
+/// worker itself), and reports go to a copy of its current stderr.
+pub fn rebind() {
+    // SAFETY: gettid and fcntl on this process's own stderr.
+    unsafe {
+        MAIN_TID.store(libc::gettid(), Ordering::Relaxed);
+        let old = OUT_FD.load(Ordering::Relaxed);
+        let copy = libc::fcntl(2, libc::F_DUPFD_CLOEXEC, high_floor());
+        if copy >= 0 {
+            OUT_FD.store(copy, Ordering::Relaxed);
+            if old > 2 {
+                libc::close(old);
+            }
+        }
+    }
+}
+
 /// Installs the handlers. `report_fd` receives one line, `C <signal>
-/// <stack-overflow 0|1>`, when the target crashes.
+/// <stack-overflow 0|1>`, when the target crashes. [`TIMEOUT_SIGNAL`]
+/// writes where the target's thread is, then ends the process.
 pub fn install(report_fd: RawFd) {
     REPORT_FD.store(report_fd, Ordering::Relaxed);
+    rebind();
     // SAFETY: plain libc calls on this thread's own attributes and a fresh
     // mapping for the alternate stack; handlers are installed with
     // SA_ONSTACK so a stack overflow still has a stack to run on.
@@ -68,6 +126,71 @@ pub fn install(report_fd: RawFd) {
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_timeout as *const () as usize;
+        sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(TIMEOUT_SIGNAL, &sa, std::ptr::null_mut());
+    }
+}
+
+/// The time limit struck: write where the target's thread is (its stack:
+/// the site of a hang), then die. Sent to the process, it may land on any
+/// thread: it is passed on to the one that runs the target.
+extern "C" fn on_timeout(_: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: gettid, tgkill and write are async-signal-safe; the stack
+    // walk allocates, and should it block, the sender's SIGKILL follows.
+    unsafe {
+        let main = MAIN_TID.load(Ordering::Relaxed);
+        if main != 0 && libc::gettid() != main {
+            libc::syscall(libc::SYS_tgkill, libc::getpid(), main, TIMEOUT_SIGNAL);
+            return;
+        }
+        let out = OUT_FD.load(Ordering::Relaxed);
+        let mut line = StackLine::new();
+        line.push(b"==fuzz-worker== timeout: the input ran past the time limit; it was here:\n");
+        line.write_to(out);
+        write_backtrace(&mut FdOut(out));
+        libc::signal(libc::SIGKILL, libc::SIG_DFL);
+        libc::raise(libc::SIGKILL);
+    }
+}
+
+/// The exit status of a worker whose target closed its descriptors to the
+/// coordinator.
+pub const LOST_PIPES_STATUS: i32 = 86;
+
+/// The target closed the worker's pipes to the coordinator (or its stderr):
+/// say so where a report can still go, and end with the status that
+/// tells it from an exit of the target's.
+pub fn lost_pipes() -> ! {
+    let out = OUT_FD.load(Ordering::Relaxed);
+    let mut line = StackLine::new();
+    line.push(fuzz_core::worker::crash::LOST_PIPES.as_bytes());
+    line.push(b"\n");
+    // The copy of stderr may have been closed with the pipes: then stderr.
+    // SAFETY: fcntl F_GETFD only asks whether a descriptor is open.
+    let open = unsafe { libc::fcntl(out, libc::F_GETFD) } >= 0;
+    line.write_to(if open { out } else { 2 });
+    // SAFETY: leaving at once; nothing of ours is left to flush.
+    unsafe { libc::_exit(LOST_PIPES_STATUS) }
+}
+
+/// A descriptor to write a report to, not closed when dropped.
+struct FdOut(RawFd);
+
+impl Write for FdOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // SAFETY: write(2) of a caller's buffer to a descriptor we keep open.
+        let n = unsafe { libc::write(self.0, buf.as_ptr().cast(), buf.len()) };
+        if n < 0 {
+            Err(std::io::Error::last_os_error())
+        } else {
+            Ok(n as usize)
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -119,7 +242,8 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
         line.push_hex(addr);
     }
     line.push(b"\n");
-    line.write_to(2);
+    let out = OUT_FD.load(Ordering::Relaxed);
+    line.write_to(out);
     let fd = REPORT_FD.load(Ordering::Relaxed);
     if fd >= 0 {
         let mut r = StackLine::new();
@@ -134,9 +258,7 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     unsafe {
         libc::alarm(10);
     }
-    let mut err = std::io::stderr().lock();
-    write_backtrace(&mut err);
-    let _ = err.flush();
+    write_backtrace(&mut FdOut(out));
     // SAFETY: re-raise with the default disposition: the process dies of
     // the signal, as it would have without us.
     unsafe {
@@ -146,14 +268,14 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
 
 /// A line built without allocating, for the signal handler.
 struct StackLine {
-    buf: [u8; 160],
+    buf: [u8; 200],
     len: usize,
 }
 
 impl StackLine {
     fn new() -> StackLine {
         StackLine {
-            buf: [0; 160],
+            buf: [0; 200],
             len: 0,
         }
     }
@@ -217,11 +339,17 @@ pub fn write_backtrace(out: &mut impl Write) {
     let base = own_base();
     let ours = |ip: usize| own_module(ip, base);
     let lead = frames.iter().take_while(|&&ip| ours(ip)).count();
-    let start = if lead > 0 {
+    let mut start = if lead > 0 {
         (lead + 1).min(frames.len())
     } else {
         0
     };
+    // Interrupted inside one of our coverage callbacks (a timeout strikes
+    // in a loop gcc's trace-pc instruments): the target's frames are those
+    // that called it.
+    while start < frames.len() && ours(frames[start]) {
+        start += 1;
+    }
     let end = frames[start..]
         .iter()
         .position(|&ip| ours(ip))

@@ -47,7 +47,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
                 report: std::io::Error::last_os_error().to_string(),
             };
         }
-        let pid = libc::fork();
+        let pid = crate::children::fork();
         if pid == 0 {
             // Die with the worker, should it be killed while this runs.
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 || libc::getppid() == 1 {
@@ -55,6 +55,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
             }
             libc::close(fds[0]);
             libc::dup2(capture, 2);
+            crate::crash::rebind();
             crate::crash::SYMBOLIZE.store(false, std::sync::atomic::Ordering::Relaxed);
             let ret = exec.exec(values);
             // The coverage reached, for the parent.
@@ -82,8 +83,9 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
             // Read what the child sends until it is gone (EOF), within the
             // timeout and the memory limit.
             // A limit of 0 is no limit, for time and memory alike.
-            let deadline =
+            let mut deadline =
                 (!limits.timeout.is_zero()).then(|| std::time::Instant::now() + limits.timeout);
+            let mut asked: Option<std::time::Instant> = None;
             let mut last_rss = std::time::Instant::now();
             loop {
                 let left = match deadline {
@@ -91,9 +93,24 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
                     None => RSS_EVERY,
                 };
                 if left.is_zero() {
-                    timed_out = true;
-                    libc::kill(pid, libc::SIGKILL);
-                    break;
+                    // Past the limit: the child is asked where it is (it
+                    // writes its stack, the hang's site, and dies), then
+                    // killed if it has not died within the grace.
+                    match asked {
+                        None => {
+                            timed_out = true;
+                            asked = Some(std::time::Instant::now());
+                            libc::kill(pid, crate::crash::TIMEOUT_SIGNAL);
+                            deadline = Some(
+                                std::time::Instant::now() + fuzz_core::worker::client::STACK_GRACE,
+                            );
+                            continue;
+                        }
+                        Some(_) => {
+                            libc::kill(pid, libc::SIGKILL);
+                            break;
+                        }
+                    }
                 }
                 let mut pfd = libc::pollfd {
                     fd: fds[0],

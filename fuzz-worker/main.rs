@@ -5,6 +5,7 @@
 //! instrumented libraries resolve their callbacks against this executable,
 //! which exports them (`-rdynamic`, see build.rs).
 
+mod children;
 mod cover;
 mod coverage;
 mod crash;
@@ -152,6 +153,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
             let shm = fuzz_core::worker::shm::Shm::open(&shm)?;
             crash::install(-1);
+            children::install();
             lib.initialize();
             let map = coverage::CounterMap::new(lib.uses_pc_map);
             // Loaded after the counters are mapped: its own are not read.
@@ -278,7 +280,11 @@ fn describe(outcome: &Outcome, coverage: bool) -> String {
         }
         Outcome::Crashed { kind, report } => format!("crashed: {kind}{}", indent(report)),
         Outcome::StackOverflow { report } => format!("stack overflow{}", indent(report)),
-        Outcome::TimedOut { after } => format!("timed out after {after:?}"),
+        Outcome::TimedOut { after, ran, report } => format!(
+            "timed out after {after:?} (it ran {:.2}s){}",
+            ran.as_secs_f64(),
+            indent(report)
+        ),
         Outcome::OutOfMemory { rss_mb, report } => {
             format!("out of memory ({rss_mb} MiB resident){}", indent(report))
         }
@@ -314,9 +320,10 @@ fn to_json(input: &str, outcome: &Outcome) -> serde_json::Value {
         Outcome::StackOverflow { report } => {
             json!({"input": input, "outcome": "stack-overflow", "kind": "stack overflow", "report": report})
         }
-        Outcome::TimedOut { after } => json!({
+        Outcome::TimedOut { after, ran, report } => json!({
             "input": input, "outcome": "timeout", "kind": "timeout",
-            "timeout_ms": after.as_millis() as u64,
+            "timeout_ms": after.as_millis() as u64, "ran_ms": ran.as_millis() as u64,
+            "report": report,
         }),
         Outcome::OutOfMemory { rss_mb, report } => json!({
             "input": input, "outcome": "oom", "kind": "out of memory", "rss_mb": rss_mb, "report": report,

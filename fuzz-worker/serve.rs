@@ -240,6 +240,11 @@ pub fn serve(
     fd_out: RawFd,
     warm_up: bool,
 ) -> Result<(), String> {
+    // Out of the way of a target that opens and closes descriptors.
+    let (fd_in, fd_out) = (
+        crate::crash::move_high(fd_in),
+        crate::crash::move_high(fd_out),
+    );
     // SAFETY: the coordinator passed these descriptors for our use alone.
     let input = unsafe { std::fs::File::from_raw_fd(fd_in) };
     let mut output = unsafe { std::fs::File::from_raw_fd(fd_out) };
@@ -247,7 +252,7 @@ pub fn serve(
     let mut send = |r: &Response| -> Result<(), String> {
         output
             .write_all(protocol::to_line(r).as_bytes())
-            .map_err(|e| format!("writing to the coordinator: {e}"))
+            .map_err(|e| pipe_error("writing to the coordinator", &e))
     };
     send(&Response::Hello {
         version: protocol::VERSION,
@@ -261,8 +266,9 @@ pub fn serve(
         exec.classify_ret(ret) != Verdict::Failed
     };
     send(&Response::Warmed { ok })?;
+    let mut forks_said = false;
     for line in BufReader::new(input).lines() {
-        let line = line.map_err(|e| format!("reading from the coordinator: {e}"))?;
+        let line = line.map_err(|e| pipe_error("reading from the coordinator", &e))?;
         let request: Request = protocol::from_line(&line)?;
         let response = match request {
             Request::Stop => return Ok(()),
@@ -366,8 +372,42 @@ pub fn serve(
             },
         };
         send(&response)?;
+        reap_forks(&mut send, &mut forks_said)?;
     }
     Ok(())
+}
+
+/// After a request: what the target forked while serving it is killed and
+/// reaped, and the coordinator is told, once.
+fn reap_forks(
+    send: &mut dyn FnMut(&Response) -> Result<(), String>,
+    said: &mut bool,
+) -> Result<(), String> {
+    let forks = crate::children::take_forks();
+    if forks == 0 {
+        return Ok(());
+    }
+    let killed = crate::children::kill_all();
+    if !*said {
+        *said = true;
+        send(&Response::Warning {
+            message: format!(
+                "the target forks ({forks} times in one request, {killed} children still \
+                 running at its end): its children are killed when each request ends, and \
+                 with the worker"
+            ),
+        })?;
+    }
+    Ok(())
+}
+
+/// A failure of the pipes to the coordinator: a descriptor the target
+/// closed ends the worker saying so; anything else is an error.
+fn pipe_error(doing: &str, e: &std::io::Error) -> String {
+    if e.raw_os_error() == Some(libc::EBADF) {
+        crate::crash::lost_pipes();
+    }
+    format!("{doing}: {e}")
 }
 
 fn decode(entry: &str) -> Result<Vec<Value>, String> {

@@ -53,8 +53,12 @@ pub enum Outcome {
     StackOverflow {
         report: String,
     },
+    /// Ran past the time limit `after`; it had run for `ran` when its
+    /// stack was taken (the report: where it was).
     TimedOut {
         after: Duration,
+        ran: Duration,
+        report: String,
     },
     OutOfMemory {
         rss_mb: u64,
@@ -241,7 +245,7 @@ fn spawn(
     // SAFETY: the worker has no other threads here (DESIGN.md: fork before
     // starting any thread); the child only runs the target loop and exits
     // with _exit, never returning into the parent's code.
-    let pid = unsafe { libc::fork() };
+    let pid = unsafe { crate::children::fork() };
     if pid < 0 {
         return Err(format!("fork: {}", std::io::Error::last_os_error()));
     }
@@ -386,13 +390,18 @@ impl Child {
             }
             let clock = started.unwrap_or(wait_start);
             if !limit.is_zero() && clock.elapsed() > limit {
-                self.kill();
+                let ran = clock.elapsed();
+                self.ask_for_stack();
                 let report = self.stderr_since();
                 // A crash whose handler then blocked is still that crash.
                 if let Some(kind) = fuzz_core::worker::crash::reported_signal(&report) {
                     return Event::Died(Outcome::Crashed { kind, report });
                 }
-                return Event::Died(Outcome::TimedOut { after: limit });
+                return Event::Died(Outcome::TimedOut {
+                    after: limit,
+                    ran,
+                    report,
+                });
             }
             if let Some(rss) = rss_mb(self.pid).filter(|_| rss_limit_mb > 0) {
                 if rss > rss_limit_mb {
@@ -405,6 +414,18 @@ impl Child {
             }
             self.poll(Duration::from_millis(20));
         }
+    }
+
+    /// The child ran past its limit: it is asked where it is (it writes its
+    /// stack and dies), and killed if it has not died within the grace.
+    fn ask_for_stack(&mut self) {
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(self.pid, crate::crash::TIMEOUT_SIGNAL) };
+        let asked = Instant::now();
+        while !self.exited && asked.elapsed() < fuzz_core::worker::client::STACK_GRACE {
+            self.poll(Duration::from_millis(20));
+        }
+        self.kill();
     }
 
     /// Reads what the child sent within `wait`; notes EOF.

@@ -210,7 +210,7 @@ impl Rng {
 }
 
 /// Every library `examples/build.sh` builds (with clang-19 present).
-pub const EXAMPLE_LIBRARIES: [&str; 25] = [
+pub const EXAMPLE_LIBRARIES: [&str; 26] = [
     "librust_typed.so",
     "librust_typed_fixed.so",
     "librust_bytes.so",
@@ -233,6 +233,7 @@ pub const EXAMPLE_LIBRARIES: [&str; 25] = [
     "libcmp_c_clang.so",
     "libcmp_c_clang_fixed.so",
     "libmisbehave.so",
+    "libfaults.so",
     "libladder.so",
     "libhalves.so",
     "libscript.so",

@@ -66,7 +66,17 @@ pub struct Worker {
     /// count last moved.
     pub seen_execs: u64,
     pub seen_at: Instant,
+    /// When it was asked for its stack after a timeout.
+    asked: Option<Instant>,
 }
+
+/// The signal that asks a worker where its target is after a timeout
+/// (fuzz-worker's `crash::TIMEOUT_SIGNAL`): it writes its stack, the site
+/// of the hang, and dies.
+pub const STACK_SIGNAL: i32 = libc::SIGUSR1;
+
+/// How long a worker asked for its stack has to answer before SIGKILL.
+pub const STACK_GRACE: Duration = Duration::from_millis(500);
 
 pub struct Spawn<'a> {
     pub worker: &'a Path,
@@ -195,6 +205,7 @@ impl Worker {
             killed: None,
             seen_execs: 0,
             seen_at: Instant::now(),
+            asked: None,
         })
     }
 
@@ -212,6 +223,23 @@ impl Worker {
 
     pub fn pid(&self) -> i32 {
         self.child.id() as i32
+    }
+
+    /// The worker ran past its time limit: it is asked for its stack (where
+    /// the input was when the limit struck: the site of the hang), and
+    /// killed if it has not died of that within [`STACK_GRACE`]. Call
+    /// again until it is gone.
+    pub fn time_out(&mut self) {
+        match self.asked {
+            None => {
+                self.killed = Some(Killed::Timeout);
+                self.asked = Some(Instant::now());
+                // SAFETY: signalling our own child.
+                unsafe { libc::kill(self.pid(), STACK_SIGNAL) };
+            }
+            Some(t) if t.elapsed() > STACK_GRACE => self.kill(Killed::Timeout),
+            Some(_) => {}
+        }
     }
 
     /// Kills the worker's whole process group.

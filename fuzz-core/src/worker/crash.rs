@@ -48,7 +48,14 @@ pub enum DeathKind {
     CannotRun,
     /// Killed by the tool that started it, because it was stopping.
     Stopped,
+    /// The target closed the worker's descriptors to its coordinator: the
+    /// worker could not go on (not an exit of the target's).
+    LostPipes,
 }
+
+/// What a worker writes when its target closed its pipes.
+pub const LOST_PIPES: &str =
+    "==fuzz-worker== the target closed the descriptors the worker talks to the coordinator on";
 
 impl DeathKind {
     /// True for deaths that no candidate of a minimization should be made
@@ -78,6 +85,7 @@ impl fmt::Display for DeathKind {
             DeathKind::Lost => f.write_str("lost"),
             DeathKind::CannotRun => f.write_str("cannot fork"),
             DeathKind::Stopped => f.write_str("stopped"),
+            DeathKind::LostPipes => f.write_str("the target closed the worker's pipes"),
         }
     }
 }
@@ -170,6 +178,9 @@ pub fn death_kind(signal: Option<i32>, exit_code: Option<i32>, report: &str) -> 
         if let Some(kind) = reported_signal(report) {
             return kind;
         }
+    }
+    if report.contains(LOST_PIPES) {
+        return DeathKind::LostPipes;
     }
     match (signal, exit_code) {
         (Some(signal), _) => DeathKind::Signal {
@@ -271,6 +282,30 @@ pub fn module_frames(report: &str, module: &str, n: usize) -> Vec<String> {
         .collect()
 }
 
+/// As [`module_frames`], each frame named by its function. Frames without
+/// a name (a PLT stub the time limit caught the loop in) are passed over
+/// when others have one; a report without names falls back to offsets.
+pub fn module_functions(report: &str, module: &str, n: usize) -> Vec<String> {
+    let prefix = format!("{module}+0x");
+    let named: Vec<String> = report
+        .lines()
+        .filter(|l| !is_runtime_frame(l) && l.contains(&prefix))
+        .filter_map(|l| {
+            l.split(" in ")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .filter(|name| *name != "??")
+                .map(|name| format!("{module}:{name}"))
+        })
+        .take(n)
+        .collect();
+    if named.is_empty() {
+        module_frames(report, module, n)
+    } else {
+        named
+    }
+}
+
 /// The crash site of a death: its kind, and what names the bug: where a
 /// Rust panic happened, else the top three frames inside `module`. A death
 /// with no stack there (an exit, a signal from outside, a memory blow-up)
@@ -285,7 +320,13 @@ pub fn site(kind: impl fmt::Display, report: &str, module: &str) -> String {
     if let Some(at) = panic_location(report) {
         return format!("{kind} at {at}");
     }
-    let frames = module_frames(report, module, 3);
+    // A hang is caught anywhere in its loop: its frames are named by their
+    // functions (when the report has names), which do not move.
+    let frames = if kind == "timeout" {
+        module_functions(report, module, 3)
+    } else {
+        module_frames(report, module, 3)
+    };
     if frames.is_empty() {
         return kind.to_string();
     }
@@ -395,6 +436,30 @@ mod tests {
         assert_eq!(
             site("SIGSEGV", no_panic, "librb.so"),
             "SIGSEGV at librb.so+0x120"
+        );
+    }
+
+    #[test]
+    fn a_hang_is_keyed_by_the_functions_it_was_in() {
+        let at = |pc: &str| {
+            format!(
+                "==fuzz-worker== timeout: the input ran past the time limit; it was here:\n    \
+                 #0 0x1 in spin misbehave.c:100 (libm.so+{pc})\n    #1 0x2 in FuzzHang misbehave.c:99 (libm.so+0x1400)\n"
+            )
+        };
+        assert_eq!(
+            site("timeout", &at("0x14b9"), "libm.so"),
+            "timeout at libm.so:spin libm.so:FuzzHang"
+        );
+        assert_eq!(
+            site("timeout", &at("0x14b9"), "libm.so"),
+            site("timeout", &at("0x14c2"), "libm.so")
+        );
+        assert_eq!(site("timeout", "", "libm.so"), "timeout");
+        let in_plt = at("0x14b9").replace("in spin", "in ??");
+        assert_eq!(
+            site("timeout", &in_plt, "libm.so"),
+            "timeout at libm.so:FuzzHang"
         );
     }
 

@@ -1,0 +1,139 @@
+/*
+ * Example: typed C targets (via fuzz_target.h) with the faults a target
+ * can have beyond a plain crash, one each, for the fault matrix
+ * (tests/e2e/faults.rs). Built with gcc trace-pc and -pthread into
+ * libfaults.so. Each takes one []byte and passes on every other input;
+ * each fault sits behind a short word, so that a seed one byte away
+ * reaches it quickly.
+ *
+ *   FuzzNoisy       "noisy": writes 50 MB to stderr, then abort().
+ *   FuzzKillSelf    "kill": raise(SIGKILL), as the OOM killer would.
+ *   FuzzExitZero    "done": exit(0), a death that looks like success.
+ *   FuzzThread      "thread": a second thread writes through NULL.
+ *   FuzzCloseFds    "close": closes every descriptor from 3 up, returns.
+ *   FuzzQuiet       "quiet": closes stderr, then writes through NULL.
+ *   FuzzFork        "fork": forks a child that sleeps for 300 s, returns.
+ *   FuzzFourBugs    first byte 'A': exit(3); 'B': raise(SIGKILL);
+ *                   'C': a hang; 'D': exit(0). Four bugs, none with a
+ *                   stack, for -keepfuzzing.
+ */
+#define _DEFAULT_SOURCE
+#include "fuzz_target.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool one_bytes(const uint8_t *args, size_t len, const uint8_t **p,
+                      size_t *n) {
+    fuzz_args a = fuzz_args_init(args, len);
+    fuzz_args_read_bytes(&a, p, n);
+    return fuzz_args_end(&a);
+}
+
+static volatile unsigned sink;
+static volatile int *volatile null_ptr;
+
+#define BYTES_OR_REJECT                                                      \
+    const uint8_t *p;                                                        \
+    size_t n;                                                                \
+    if (!one_bytes(fuzz_data, fuzz_size, &p, &n))                            \
+        return FUZZ_REJECT
+
+FUZZ_TARGET_BYTES(FuzzNoisy) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "noisy")) {
+        static char line[1024];
+        memset(line, 'n', sizeof line - 1);
+        line[sizeof line - 1] = '\n';
+        for (int i = 0; i < 50 * 1024; i++)
+            fwrite(line, 1, sizeof line, stderr);
+        abort();
+    }
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzKillSelf) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "kill"))
+        raise(SIGKILL);
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzExitZero) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "done"))
+        exit(0);
+    return FUZZ_PASS;
+}
+
+static void *crash_in_thread(void *arg) {
+    (void)arg;
+    *null_ptr = 1;
+    return NULL;
+}
+
+FUZZ_TARGET_BYTES(FuzzThread) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "thread")) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, crash_in_thread, NULL) == 0)
+            pthread_join(t, NULL);
+    }
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzCloseFds) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "close")) {
+        long max = sysconf(_SC_OPEN_MAX);
+        for (long fd = 3; fd < max; fd++)
+            close((int)fd);
+    }
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzQuiet) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "quiet")) {
+        close(2);
+        *null_ptr = 1;
+    }
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzFork) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "fork")) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            sleep(300);
+            _exit(0);
+        }
+    }
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzFourBugs) {
+    BYTES_OR_REJECT;
+    if (n == 0)
+        return FUZZ_PASS;
+    switch (p[0]) {
+    case 'A':
+        exit(3);
+    case 'B':
+        raise(SIGKILL);
+        break;
+    case 'C':
+        for (;;)
+            sink = sink + 1;
+    case 'D':
+        exit(0);
+    default:
+        sink = p[0];
+    }
+    return FUZZ_PASS;
+}
