@@ -1,4 +1,5 @@
-//! Compiles fuzz-worker's C runtime (fuzz-worker/c/sancov.c) and links it
+//! Compiles fuzz-worker's C runtime (fuzz-worker/c/sancov.c, and guard.c,
+//! the call a known crash returns from) and links it
 //! into fuzz-worker only, as objects rather than an archive so that every
 //! callback is kept; `-rdynamic` exports them, and the worker's own
 //! `#[no_mangle]` callbacks, to the target libraries it loads. The other
@@ -7,8 +8,10 @@
 
 fn main() {
     println!("cargo:rerun-if-changed=fuzz-worker/c/sancov.c");
+    println!("cargo:rerun-if-changed=fuzz-worker/c/guard.c");
     let objects = cc::Build::new()
         .file("fuzz-worker/c/sancov.c")
+        .file("fuzz-worker/c/guard.c")
         .flag("-fno-builtin")
         .flag("-fPIC")
         .opt_level(2)

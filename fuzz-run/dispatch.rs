@@ -202,7 +202,10 @@ impl State {
         } else {
             Vec::new()
         };
+        let known_crashes = self.known_crashes[slot.told.min(self.known_crashes.len())..].to_vec();
+        slot.told = self.known_crashes.len();
         let request = Request::Fuzz {
+            known_crashes,
             id: i as u64,
             entry: self.corpus.get(i).text.clone(),
             seed,

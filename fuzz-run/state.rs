@@ -173,6 +173,8 @@ pub struct Slot {
     /// How many coverage features and corpus entries it has been told.
     pub synced: usize,
     pub shared: usize,
+    /// How many known crash fingerprints it has been told.
+    pub told: usize,
     /// Executions promised to its slice in flight, so that `-fuzztime Nx`
     /// is not overshot by slices running side by side.
     pub promised: u64,
@@ -190,6 +192,7 @@ impl Slot {
             cold: false,
             synced: 0,
             shared: 0,
+            told: 0,
             promised: 0,
         }
     }
@@ -204,6 +207,7 @@ impl Slot {
         self.cold = false;
         self.synced = 0;
         self.shared = 0;
+        self.told = 0;
     }
 
     /// Ready for work: said hello, warmed up, and not being killed. (A
@@ -350,6 +354,9 @@ pub struct State {
     pub warm_up: bool,
     /// Warnings the workers asked to say, said once each.
     warned: HashSet<String>,
+    /// Fingerprints of the crashes at recorded sites (-keepfuzzing), which
+    /// workers survive instead of dying of.
+    pub known_crashes: Vec<u64>,
 }
 
 impl State {
@@ -367,6 +374,7 @@ impl State {
             imports: std::collections::VecDeque::new(),
             warm_up: true,
             warned: HashSet::new(),
+            known_crashes: Vec::new(),
         }
     }
 
@@ -441,6 +449,7 @@ impl State {
     /// already; it stops the target unless -keepfuzzing (a failing seed
     /// stops it anyway).
     pub fn record(&mut self, finding: Finding) -> Vec<Action> {
+        self.knows(&finding.report);
         if self.cfg.keepfuzzing && !self.sites.insert(finding.site.clone()) {
             return Vec::new();
         }
@@ -451,6 +460,17 @@ impl State {
             actions.push(Action::Finish);
         }
         actions
+    }
+
+    /// Under -keepfuzzing, the crash a report tells of is at a site that
+    /// is recorded (or being recorded): workers are told its fingerprint,
+    /// and survive it from then on.
+    pub fn knows(&mut self, report: &str) {
+        if let Some(fp) = crash::fingerprint(report).filter(|_| self.cfg.keepfuzzing) {
+            if !self.known_crashes.contains(&fp) {
+                self.known_crashes.push(fp);
+            }
+        }
     }
 
     /// A warning a worker asked to say: once per run.

@@ -328,7 +328,11 @@ impl State {
         // Under -keepfuzzing, a crash at a site already recorded costs
         // nothing more than a new worker; while one failure is being
         // minimized, others are dropped, as Go does (unless -keepfuzzing).
-        if (f.seed_entry.is_none() && self.seen_site(&f.site)) || self.minimizing_failure() {
+        if f.seed_entry.is_none() && self.seen_site(&f.site) {
+            self.knows(&f.report);
+            return Ok(vec![replace(w)]);
+        }
+        if self.minimizing_failure() {
             return Ok(vec![replace(w)]);
         }
         // A seed is reported as Go reports it; a hang, whose run again

@@ -119,6 +119,20 @@ pub fn install(report_fd: RawFd) {
             };
             libc::sigaltstack(&ss, std::ptr::null_mut());
         }
+        reinstall();
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_timeout as *const () as usize;
+        sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(TIMEOUT_SIGNAL, &sa, std::ptr::null_mut());
+    }
+}
+
+/// Installs the crash handler for the crash signals (again, after a crash
+/// the worker survived: the handler resets them on entry).
+pub fn reinstall() {
+    // SAFETY: sigaction with a handler of ours; async-signal-safe.
+    unsafe {
         for sig in SIGNALS {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = handler as *const () as usize;
@@ -126,11 +140,6 @@ pub fn install(report_fd: RawFd) {
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_timeout as *const () as usize;
-        sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(TIMEOUT_SIGNAL, &sa, std::ptr::null_mut());
     }
 }
 
@@ -221,6 +230,10 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
         }
     };
     let overflow = is_stack_overflow(sig, addr);
+    // A crash -keepfuzzing has recorded already, in a guarded call: the
+    // call returns and the worker goes on (this does not return then).
+    let fingerprint = crate::known::fingerprint_here(sig);
+    crate::known::survive_if_known(sig, fingerprint);
     // First what matters, without allocating: the crash may have happened
     // inside malloc with its lock held, and anything that allocates could
     // then block forever. The header and the report line are built on the
@@ -244,6 +257,11 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     line.push(b"\n");
     let out = OUT_FD.load(Ordering::Relaxed);
     line.write_to(out);
+    let mut fp = StackLine::new();
+    fp.push(fuzz_core::worker::crash::FINGERPRINT.as_bytes());
+    fp.push_hex(fingerprint as usize);
+    fp.push(b"\n");
+    fp.write_to(out);
     let fd = REPORT_FD.load(Ordering::Relaxed);
     if fd >= 0 {
         let mut r = StackLine::new();

@@ -13,6 +13,7 @@ mod custom;
 mod forked;
 mod fuzzing;
 mod inputs;
+mod known;
 mod library;
 mod mutate;
 mod sancov;
@@ -154,6 +155,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let shm = fuzz_core::worker::shm::Shm::open(&shm)?;
             crash::install(-1);
             children::install();
+            known::init_for(&lib.path, lib.function(target));
             lib.initialize();
             let map = coverage::CounterMap::new(lib.uses_pc_map);
             // Loaded after the counters are mapped: its own are not read.

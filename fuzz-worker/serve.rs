@@ -92,11 +92,16 @@ impl Executor {
         self.shm.begin(input);
         self.features.clear();
         sancov::set_tracing(true);
-        // SAFETY: calling the target as its contract says, with its input.
-        let ret = unsafe { (self.function)(input.as_ptr(), input.len()) };
+        let (ret, survived) = crate::known::call(self.function, input);
         sancov::set_tracing(false);
         self.shm.end();
         self.map.collect(&mut self.features);
+        if survived {
+            // A crash at a recorded site: rejected, its coverage dropped,
+            // so that a crashing input never joins the corpus.
+            self.features.clear();
+            return -1;
+        }
         ret
     }
 
@@ -300,11 +305,13 @@ pub fn serve(
                 millis,
                 max_len,
                 add_coverage,
+                known_crashes,
                 use_cmp,
                 corpus,
                 search,
             } => {
                 fuzzer.learn(&add_coverage);
+                crate::known::learn(&known_crashes);
                 // Under -seed (slices counted, not timed) times would make
                 // runs differ: entries are not timed then.
                 let added = fuzzer.add_entries(&mut exec, &corpus, millis.is_some());

@@ -227,18 +227,11 @@ fn in_std(location: &str) -> bool {
             .any(|p| location.starts_with(p) || location.contains(&format!("/{p}")))
 }
 
-/// A frame of the machinery around a bug rather than of the bug: Rust's
-/// standard library and panic runtime, sanitizer runtimes, libc's abort.
-/// Judged by the frame's function name (and file), when the report has
-/// them.
-fn is_runtime_frame(line: &str) -> bool {
-    let Some(name) = line
-        .split(" in ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-    else {
-        return false;
-    };
+/// True for a function of the machinery around a bug rather than of the
+/// bug: Rust's standard library and panic runtime, sanitizer runtimes.
+/// Crash sites pass over their frames (fuzz-worker's crash fingerprints
+/// too, by this same rule).
+pub fn is_runtime_function(name: &str) -> bool {
     let name = name
         .trim_start_matches('<')
         .trim_start_matches('_')
@@ -259,7 +252,34 @@ fn is_runtime_frame(line: &str) -> bool {
         "ubsan_",
         "lsan_",
     ];
-    PREFIXES.iter().any(|p| name.starts_with(p)) || in_std(line)
+    PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// A frame of a report in the runtime (see [`is_runtime_function`]),
+/// judged by its function's name (and file), when the report has them.
+fn is_runtime_frame(line: &str) -> bool {
+    let Some(name) = line
+        .split(" in ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+    else {
+        return false;
+    };
+    is_runtime_function(name) || in_std(line)
+}
+
+/// The marker of the line a worker's crash report gives its fingerprint
+/// on (see fuzz-worker's `known.rs`).
+pub const FINGERPRINT: &str = "==fuzz-worker== fingerprint: ";
+
+/// The crash fingerprint a worker's report gives, if any.
+pub fn fingerprint(report: &str) -> Option<u64> {
+    let at = report.find(FINGERPRINT)? + FINGERPRINT.len();
+    let hex: String = report[at..]
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    u64::from_str_radix(&hex, 16).ok()
 }
 
 /// The top `n` frames of a report that lie in `module` (a file name such as

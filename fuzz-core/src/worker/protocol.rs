@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a message changes shape; a worker of another version is
 /// refused at the handshake.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// How a target takes its input.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -163,6 +163,11 @@ pub enum Request {
         corpus: Vec<String>,
         /// The search beyond Go's (`fuzz_core::search::schedule`, `splice`).
         search: Search,
+        /// Fingerprints of crashes at sites already recorded (under
+        /// -keepfuzzing), added since the worker last heard: it survives
+        /// those instead of dying of them.
+        #[serde(default)]
+        known_crashes: Vec<u64>,
     },
     /// Shrink `entry` while it keeps `keep`. Failure candidates run in
     /// forked children, so a crash costs a fork, not the worker;
@@ -345,6 +350,7 @@ mod tests {
     #[test]
     fn round_trip() {
         let r = Request::Fuzz {
+            known_crashes: vec![0xfeed],
             id: 3,
             entry: "go test fuzz v1\n[]byte(\"\\xff\")\n".into(),
             seed: 9,
