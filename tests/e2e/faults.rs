@@ -221,3 +221,258 @@ fn a_worker_killed_from_outside_is_saved_saying_it_did_not_fail_again() {
     // Without -json, the report says it in words.
     let _ = Path::new(path);
 }
+
+/// One row of the fault matrix: a target that misbehaves one way, the seed
+/// one byte away from its trigger, and what must come of it.
+struct Fault {
+    lib: &'static str,
+    target: &'static str,
+    seed: &'static str,
+    flags: &'static [&'static str],
+    /// In the report's headline.
+    kind: &'static str,
+    /// The exact input saved (minimized: the trigger itself).
+    input: &'static [u8],
+}
+
+const MATRIX: &[Fault] = &[
+    Fault {
+        lib: "libmisbehave.so",
+        target: "FuzzSegv",
+        seed: "segu",
+        flags: &[],
+        kind: "crashed: SIGSEGV",
+        input: b"segv",
+    },
+    Fault {
+        lib: "libmisbehave.so",
+        target: "FuzzAbort",
+        seed: "abors",
+        flags: &[],
+        kind: "crashed: SIGABRT",
+        input: b"abort",
+    },
+    Fault {
+        lib: "libmisbehave.so",
+        target: "FuzzExit",
+        seed: "exis",
+        flags: &[],
+        kind: "exit status 3",
+        input: b"exit",
+    },
+    Fault {
+        lib: "libmisbehave.so",
+        target: "FuzzHang",
+        seed: "hanf",
+        flags: &["-timeout", "1s"],
+        kind: "hung",
+        input: b"hang",
+    },
+    Fault {
+        lib: "libmisbehave.so",
+        target: "FuzzOOM",
+        seed: "ooo",
+        flags: &["-rss_limit_mb", "300"],
+        kind: "out of memory",
+        input: b"oom",
+    },
+    Fault {
+        lib: "libmisbehave.so",
+        target: "FuzzStackOverflow",
+        seed: "deeo",
+        flags: &[],
+        kind: "stack overflow",
+        input: b"deep",
+    },
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzKillSelf",
+        seed: "kilk",
+        flags: &[],
+        kind: "crashed: SIGKILL",
+        input: b"kill",
+    },
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzExitZero",
+        seed: "donf",
+        flags: &[],
+        kind: "exit status 0",
+        input: b"done",
+    },
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzThread",
+        seed: "threae",
+        flags: &[],
+        kind: "crashed: SIGSEGV",
+        input: b"thread",
+    },
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzCloseFds",
+        seed: "closf",
+        flags: &[],
+        kind: "lost its pipes",
+        input: b"close",
+    },
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzQuiet",
+        seed: "quieu",
+        flags: &[],
+        kind: "crashed: SIGSEGV",
+        input: b"quiet",
+    },
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzNoisy",
+        seed: "noisx",
+        flags: &[],
+        kind: "crashed: SIGABRT",
+        input: b"noisy",
+    },
+];
+
+#[test]
+fn the_fault_matrix_saves_each_exact_input_and_leaves_nothing_behind() {
+    for f in MATRIX {
+        let w = Work::new();
+        w.seed(
+            f.target,
+            "seed",
+            format!("go test fuzz v1\n[]byte({:?})\n", f.seed),
+        );
+        let lib = example_lib(f.lib);
+        let mut args = vec![
+            "-fuzz",
+            &format!("^{}$", f.target)[..],
+            "-fuzztime",
+            "60s",
+            "-parallel",
+            "1",
+        ]
+        .into_iter()
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+        args.extend(f.flags.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let start = Instant::now();
+        let run = w.start_fuzz(&lib, &args);
+        let r = run.wait_all();
+        let took = start.elapsed();
+        assert_eq!(r.code, 1, "{}: {}\n{}", f.target, r.out(), r.stderr);
+        let out = r.out();
+        assert!(
+            out.contains(f.kind),
+            "{}: want {:?} in\n{out}",
+            f.target,
+            f.kind
+        );
+        let crashers = w.crashers(f.target);
+        assert_eq!(crashers.len(), 1, "{}: {crashers:?}", f.target);
+        let bytes = std::fs::read(&crashers[0]).unwrap();
+        let values = fuzz_core::format::codec::decode(&bytes).unwrap();
+        assert_eq!(
+            values[0].as_bytes().unwrap(),
+            f.input,
+            "{}: the exact input",
+            f.target
+        );
+        // A report keeps at most the first and last 32 KiB of the target's
+        // output; the crash header survives a closed stderr.
+        assert!(
+            out.len() < 80 << 10,
+            "{}: a {} byte report",
+            f.target,
+            out.len()
+        );
+        if f.target == "FuzzNoisy" {
+            assert!(out.contains("bytes of the target's output cut"), "{out}");
+        }
+        if f.target == "FuzzQuiet" {
+            assert!(
+                out.contains("==fuzz-worker== deadly signal SIGSEGV"),
+                "{out}"
+            );
+        }
+        // It replays as the same failure.
+        let name = crashers[0].file_name().unwrap().to_str().unwrap();
+        let mut replay = vec!["-run".to_string(), format!("{}/{name}", f.target)];
+        replay.extend(f.flags.iter().map(|s| s.to_string()));
+        replay.push(lib.clone());
+        let replay: Vec<&str> = replay.iter().map(String::as_str).collect();
+        let again = run_in(w.path(), "fuzz-run", &replay);
+        assert_eq!(again.code, 1, "{}: replay\n{}", f.target, again.out());
+        eprintln!("fault matrix: {} reported in {took:.1?}", f.target);
+    }
+}
+
+#[test]
+fn a_target_that_forks_is_warned_of_once_and_its_children_go() {
+    let w = Work::new();
+    w.seed("FuzzFork", "seed", "go test fuzz v1\n[]byte(\"forj\")\n");
+    let run = w.start_fuzz(
+        example_lib("libfaults.so"),
+        &["-fuzz", "^FuzzFork$", "-fuzztime", "4s", "-parallel", "1"],
+    );
+    let r = run.wait_all();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warnings: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("the target forks"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", r.stderr);
+}
+
+#[test]
+fn keepfuzzing_keeps_one_crasher_per_bug() {
+    // Four bugs without a stack (exit 3, SIGKILL, a hang, exit 0), and two
+    // Rust panics at different places in one libFuzzer entry.
+    let cases: &[(&str, &str, &str, &[&str], usize)] = &[
+        (
+            "libfaults.so",
+            "FuzzFourBugs",
+            "go test fuzz v1\n[]byte(\"x\")\n",
+            &["-timeout", "1s", "-parallel", "2"],
+            4,
+        ),
+        (
+            "librust_bytes.so",
+            "rust_bytes",
+            "go test fuzz v1\n[]byte(\"FUZ1abc\")\n",
+            &["-parallel", "1"],
+            2,
+        ),
+    ];
+    for (lib, target, seed, flags, want) in cases {
+        let w = Work::new();
+        w.seed(target, "seed", seed);
+        let mut args = vec!["-fuzz", target, "-keepfuzzing", "-fuzztime", "20s"];
+        args.extend_from_slice(flags);
+        let run = w.start_fuzz(example_lib(lib), &args);
+        let r = run.wait_all();
+        assert_eq!(r.code, 1, "{target}: {}", r.stderr);
+        let crashers = w.crashers(target);
+        assert_eq!(crashers.len(), *want, "{target}: {crashers:?}\n{}", r.out());
+        for c in &crashers {
+            let name = c.file_name().unwrap().to_str().unwrap();
+            let lib = example_lib(lib);
+            let mut replay = vec!["-run".to_string(), format!("{target}/{name}")];
+            replay.extend(
+                flags
+                    .iter()
+                    .filter(|f| **f != "-parallel" && **f != "2" && **f != "1")
+                    .map(|s| s.to_string()),
+            );
+            replay.push(lib);
+            let replay: Vec<&str> = replay.iter().map(String::as_str).collect();
+            assert_eq!(
+                run_in(w.path(), "fuzz-run", &replay).code,
+                1,
+                "{target}/{name} replays"
+            );
+        }
+    }
+}

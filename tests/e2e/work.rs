@@ -179,6 +179,21 @@ impl Fuzzing {
         self.collect()
     }
 
+    /// Waits for fuzz-run to end by itself, and asserts that none of its
+    /// processes (workers, what their targets forked) is left.
+    #[track_caller]
+    pub fn wait_all(mut self) -> Run {
+        let run = self.collect();
+        let start = std::time::Instant::now();
+        let mut left = marked_processes(&self.marker);
+        while !left.is_empty() && start.elapsed() < std::time::Duration::from_secs(2) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            left = marked_processes(&self.marker);
+        }
+        assert!(left.is_empty(), "processes left running: {left:?}");
+        run
+    }
+
     /// SIGKILLs fuzz-run, waits for it, and returns the processes of the
     /// run still alive 2 s later (the test then kills them, so as not to
     /// leave them behind whatever it asserts).
