@@ -24,6 +24,11 @@ needs=(
     "/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.asan-x86_64.so libclang-rt-19-dev"
     "unshare util-linux"
     "mount mount"
+    "ss iproute2"
+    "munged munge"
+    "slurmctld slurmctld"
+    "slurmd slurmd"
+    "sbatch slurm-client"
 )
 missing=()
 for need in "${needs[@]}"; do

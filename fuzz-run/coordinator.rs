@@ -406,6 +406,7 @@ impl Coordinator {
                     }
                 }
                 Action::Save(entry) => self.places.save(&entry),
+                Action::Discard(entry) => self.places.discard(&entry),
                 Action::Record(f) => {
                     if !self.claim(&f) {
                         continue;
@@ -442,6 +443,10 @@ impl Coordinator {
                 sync.crashers_of(target).display()
             ));
             self.state.fleet_had();
+            drop(sync);
+            for saved in [Some(&f.entry), f.found.as_ref()].into_iter().flatten() {
+                self.places.discard(saved);
+            }
             return false;
         }
         if first && f.seed_entry.is_none() {

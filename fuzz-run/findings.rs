@@ -106,6 +106,15 @@ impl Places {
             .map_err(|e| e.to_string())
     }
 
+    /// Removes the file of a failing input saved when it was found, if this
+    /// run wrote it: its crash site was recorded by another.
+    pub fn discard(&mut self, entry: &str) {
+        let path = self.seed_dir.join(digest::entry_name(entry.as_bytes()));
+        if self.created.remove(&path) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+
     /// Writes a failing input as soon as it is found, before it is
     /// minimized. Should that fail, the report says so when the finding is
     /// recorded (with the input in it).

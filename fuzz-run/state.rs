@@ -324,6 +324,9 @@ pub enum Action {
     /// A finding: write it (unless it is a seed; in place of the input as
     /// found, when it was minimized) and report it.
     Record(Finding),
+    /// An input saved when it was found turned out to be a crash site
+    /// already recorded: its file goes (if this run wrote it).
+    Discard(String),
     /// A line for people.
     Say(String),
     /// A warning, said once.
@@ -451,7 +454,8 @@ impl State {
     pub fn record(&mut self, finding: Finding) -> Vec<Action> {
         self.knows(&finding.report);
         if self.cfg.keepfuzzing && !self.sites.insert(finding.site.clone()) {
-            return Vec::new();
+            // Two workers found the same bug at once: one crasher is kept.
+            return finding.found.map(Action::Discard).into_iter().collect();
         }
         self.counts.failures += 1;
         let stops = !self.cfg.keepfuzzing || finding.seed_entry.is_some();

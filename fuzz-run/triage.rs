@@ -486,6 +486,7 @@ mod tests {
                 Action::Replace { fallback: None, .. } => "replace",
                 Action::Replace { .. } => "replace+fallback",
                 Action::Save(_) => "save",
+                Action::Discard(_) => "discard",
                 Action::Keep { .. } => "keep",
                 Action::Record(_) => "record",
                 Action::Say(_) => "say",

@@ -55,6 +55,9 @@ mod run_regress;
 /// The search beyond Go's: rarity scheduling and splicing.
 #[path = "e2e/search.rs"]
 mod search;
+/// fuzz-run -sync as a Slurm job array on a real one-node cluster.
+#[path = "e2e/slurm.rs"]
+mod slurm;
 /// The codec against every vector Go produced.
 #[path = "e2e/vectors.rs"]
 mod vectors;
