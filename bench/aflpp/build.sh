@@ -5,7 +5,7 @@
 #
 #   bench/aflpp/build.sh            # build (skipped when already built)
 #   REBUILD=1 bench/aflpp/build.sh  # build again from a fresh unpack
-#   JOBS=2 bench/aflpp/build.sh     # parallel make (default 1, under nice)
+#   MAKE_JOBS=2 bench/aflpp/build.sh  # parallel make (default 1, under nice)
 #
 # What it installs, in bench/out/aflpp/4.40c/:
 #   bin/afl-fuzz, afl-showmap, afl-tmin, afl-cmin*, afl-cc and its names
@@ -35,7 +35,7 @@ crate_sha256=627af952d3c9d69b19744d85d7f39ad1d2c00bdf5cd6a9128e35ccdc657fee86
 afl_ver=4.40c
 prefix="$out/$afl_ver"
 src="$out/src/$crate-$crate_ver/AFLplusplus"
-jobs="${JOBS:-1}"
+jobs="${MAKE_JOBS:-1}"
 LLVM_CONFIG="${LLVM_CONFIG:-/usr/lib/llvm-19/bin/llvm-config}"
 
 die() { echo "aflpp/build: $*" >&2; exit 1; }
