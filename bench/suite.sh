@@ -38,6 +38,11 @@
 #                            persistent mode through libAFLDriver.a
 #   aflpp-cmplog             its CmpLog build (AFL_LLVM_CMPLOG=1) as the one
 #                            binary, afl-fuzz -c 0 (see README: -c BIN failed)
+#   aflpp440                 AFL++ 4.40c (bench/aflpp/build.sh, LLVM 19): one
+#                            build, afl-clang-fast (PCGUARD), persistent mode,
+#                            its dictionary (AFL_LLVM_DICT2FILE, C only) as -x
+#   aflpp440-cmplog          two builds: the aflpp440 one fuzzed, with a
+#                            CmpLog build as -c BIN, and the same -x
 #   go                       Go's own fuzzer (go test -fuzz -parallel 1) on the
 #                            same job done by Go's standard library, where
 #                            it has one: zlib (compress/zlib), serde_json
@@ -72,7 +77,8 @@
 # Everything built and every run's logs, corpus samples and results are
 # under bench/out/suite/ (git-ignored). Installs clang-19,
 # libclang-rt-19-dev, afl++ (which brings clang-14, the LLVM it is built
-# against), golang-go and python3 with apt-get when missing.
+# against), golang-go and python3 with apt-get when missing; AFL++ 4.40c is
+# built by bench/aflpp/build.sh (into bench/out/aflpp/) when missing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -104,7 +110,7 @@ ncpu="$(nproc)"
 all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
 fuzz-run-no-auto-dict fuzz-run-utf8 fuzz-run-dict fuzz-run-cmp-lib"
-all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog go $ablations"
+all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 targets="${TARGETS:-$all_targets}"
 engines_explicit="${ENGINES:-}"
 engines="${ENGINES:-$all_engines}"
@@ -116,6 +122,7 @@ for e in $engines; do
 done
 uses() { [[ " $engines " == *" $1 "* ]]; }
 uses_afl() { uses aflpp || uses aflpp-cmplog; }
+uses_afl440() { uses aflpp440 || uses aflpp440-cmplog; }
 go_twin() { # target -> the Go fuzz test doing its job, and its file
     case "$1" in
     zlib) echo "FuzzZlib zlib_test.go" ;;
@@ -133,6 +140,7 @@ go_module() { # dir module file: a module of its own holding the twin's file
 CLANG=clang-19
 AFL_CC=afl-clang-fast
 AFL_LIB=/usr/lib/afl
+AFL440="$here/out/aflpp/4.40c" # bench/aflpp/build.sh's prefix
 command -v cargo >/dev/null || die "cargo is required (Rust stable)"
 command -v rustc >/dev/null || die "rustc is required (Rust stable)"
 command -v taskset >/dev/null || [ "$pin" = 0 ] || die "taskset (util-linux) is required, or PIN=0"
@@ -169,6 +177,14 @@ if uses_afl; then
     for f in afl-fuzz "$AFL_CC"; do command -v "$f" >/dev/null || die "afl++ installed but no $f"; done
     for f in libAFLDriver.a afl-compiler-rt.o; do
         [ -f "$AFL_LIB/$f" ] || die "no $AFL_LIB/$f (dpkg -L afl++ says where the package puts it)"
+    done
+fi
+if uses_afl440; then
+    # AFL++ 4.40c from the registry's cargo-afl-common 0.18.2, built against
+    # LLVM 19 once (the script skips when it is built; one make job, niced).
+    MAKE_JOBS=1 "$here/aflpp/build.sh" >/dev/null || die "bench/aflpp/build.sh failed"
+    for f in bin/afl-fuzz bin/afl-clang-fast lib/afl/libAFLDriver.a lib/afl/afl-compiler-rt.o VERSION; do
+        [ -e "$AFL440/$f" ] || die "bench/aflpp/build.sh left no ${AFL440#"$root"/}/$f"
     done
 fi
 
@@ -305,12 +321,17 @@ Lua 5.4.9 (lua-src 551.1.0), serde_json 1.0.154, regex 1.13.1"
 #                   and the meter every engine's corpus is replayed through
 #   afl/T           afl-clang-fast (PCGUARD) + libAFLDriver.a
 #   aflcmp/T        the same with AFL_LLVM_CMPLOG=1 (afl-fuzz -c 0)
+#   afl440/T        AFL++ 4.40c's afl-clang-fast (PCGUARD) + its libAFLDriver.a,
+#                   with AFL_LLVM_DICT2FILE=afl440/T.dict (its -x)
+#   afl440cmp/T     the same with AFL_LLVM_CMPLOG=1 (4.40c's -c BIN)
 # Rust targets: one crate per target (cdylib + staticlib), built three times
 # (four with fr-fast, the fr flags without trace-compares):
 # the sancov flags of the fr/lf build; trace-pc-guard for afl/T, linked with
 # AFL++'s afl-compiler-rt.o and libAFLDriver.a; trace-pc-guard plus
 # trace-compares for aflcmp/T (afl-compiler-rt's __sanitizer_cov_trace_cmp*
-# feed its CmpLog map).
+# feed its CmpLog map); afl440/T and afl440cmp/T the same with 4.40c's
+# afl-compiler-rt.o and libAFLDriver.a, and no dictionary (the dict2file
+# pass runs in afl-cc, not in rustc).
 build="$out/build"
 mkdir -p "$build"
 # shellcheck disable=SC2054 # commas inside one flag
@@ -365,7 +386,7 @@ compile_objs() {
     done
 }
 
-build_c() { # target flavour(frlf|frfast|afl|aflcmp)
+build_c() { # target flavour(frlf|frfast|afl|aflcmp|afl440|afl440cmp)
     local t="$1" fl="$2" d="$build/$1" srcs=() objs=() extra
     mapfile -t srcs < <(c_sources "$t")
     srcs+=("$(c_harness "$t")")
@@ -384,22 +405,29 @@ build_c() { # target flavour(frlf|frfast|afl|aflcmp)
         mkdir -p "$d/fr-fast"
         "$CLANG" -shared "${objs[@]}" -o "$d/fr-fast/lib$t.so" -lm || die "linking $d/fr-fast/lib$t.so failed"
         ;;
-    afl | aflcmp)
-        local envs=(AFL_QUIET=1 AFL_DONT_OPTIMIZE=1)
-        [ "$fl" = afl ] || envs+=(AFL_LLVM_CMPLOG=1)
+    afl | aflcmp | afl440 | afl440cmp)
+        local envs=(AFL_QUIET=1 AFL_DONT_OPTIMIZE=1) cc="$AFL_CC" lib="$AFL_LIB"
+        case "$fl" in afl440*) cc="$AFL440/bin/afl-clang-fast" lib="$AFL440/lib/afl" ;; esac
+        case "$fl" in *cmp) envs+=(AFL_LLVM_CMPLOG=1) ;; esac
+        mkdir -p "$d/$fl"
+        # 4.40c's automatic dictionary: the dict2file pass appends every
+        # compilation unit's constants to one file (an absolute path).
+        if [ "$fl" = afl440 ]; then
+            rm -f "$d/$fl/$t.dict"
+            envs+=(AFL_LLVM_DICT2FILE="$d/$fl/$t.dict")
+        fi
         mapfile -t objs < <(
             export "${envs[@]}"
-            compile_objs "$d/obj-$fl" "$AFL_CC" "${CBASE[@]}" "${extra[@]}" -- "${srcs[@]}"
+            compile_objs "$d/obj-$fl" "$cc" "${CBASE[@]}" "${extra[@]}" -- "${srcs[@]}"
         )
-        [ "${#objs[@]}" -eq "${#srcs[@]}" ] || die "$AFL_CC failed on $t ($fl)"
-        mkdir -p "$d/$fl"
-        env "${envs[@]}" "$AFL_CC" "${objs[@]}" "$AFL_LIB/libAFLDriver.a" -o "$d/$fl/$t" -lm ||
+        [ "${#objs[@]}" -eq "${#srcs[@]}" ] || die "$cc failed on $t ($fl)"
+        env "${envs[@]}" "$cc" "${objs[@]}" "$lib/libAFLDriver.a" -o "$d/$fl/$t" -lm ||
             die "linking the AFL++ build of $t ($fl) with libAFLDriver.a failed"
         ;;
     esac
 }
 
-build_rust() { # target flavour(frlf|frfast|afl|aflcmp)
+build_rust() { # target flavour(frlf|frfast|afl|aflcmp|afl440|afl440cmp)
     local t="$1" fl="$2" d="$build/$1" crate="$build/$1/crate" host rel flags dep
     host="$(rustc -vV | sed -n 's/^host: //p')"
     case "$t" in serde_json) dep='serde_json = "=1.0.154"' ;; regex) dep='regex = "=1.13.1"' ;; esac
@@ -423,8 +451,8 @@ TOML
     case "$fl" in
     frlf) flags=$("$root/examples/rustflags.sh") ;;
     frfast) flags=$("$root/examples/rustflags.sh" inline-8bit-counters pc-table) ;;
-    afl) flags=$("$root/examples/rustflags.sh" trace-pc-guard) ;;
-    aflcmp) flags=$("$root/examples/rustflags.sh" trace-pc-guard trace-compares) ;;
+    afl | afl440) flags=$("$root/examples/rustflags.sh" trace-pc-guard) ;;
+    aflcmp | afl440cmp) flags=$("$root/examples/rustflags.sh" trace-pc-guard trace-compares) ;;
     esac
     (
         # --target HOST keeps the sancov flags off build scripts.
@@ -449,10 +477,12 @@ TOML
         mkdir -p "$d/fr-fast"
         cp "$rel/libsuite_$t.so" "$d/fr-fast/lib$t.so"
         ;;
-    afl | aflcmp)
+    afl | aflcmp | afl440 | afl440cmp)
+        local lib="$AFL_LIB"
+        case "$fl" in afl440*) lib="$AFL440/lib/afl" ;; esac
         mkdir -p "$d/$fl"
         # libAFLDriver's reference to the entry is weak: -u pulls it in.
-        "$CLANG" -Wl,-u,LLVMFuzzerTestOneInput "$AFL_LIB/afl-compiler-rt.o" "$AFL_LIB/libAFLDriver.a" \
+        "$CLANG" -Wl,-u,LLVMFuzzerTestOneInput "$lib/afl-compiler-rt.o" "$lib/libAFLDriver.a" \
             "$rel/libsuite_$t.a" -o "$d/$fl/$t" "${gc[@]}" || die "linking the AFL++ build of $t ($fl) failed"
         ;;
     esac
@@ -465,10 +495,12 @@ build_rev_rust=3
 toolchain="$("$CLANG" --version | head -n1); $(rustc --version)"
 if uses_afl; then toolchain+="; afl-fuzz $(afl-fuzz -h 2>&1 | grep -o '++[0-9.a-z]*' | head -n1) with $("$AFL_CC" --version 2>&1 | head -n1)"; fi
 build_target() { # target flavour
-    local t="$1" fl="$2" stamp want h
+    local t="$1" fl="$2" stamp want h tc
     local rev="$build_rev_c"
     if is_rust "$t"; then h="$suite/harness/$t.rs" rev="$build_rev_rust"; else h="$(c_harness "$t")"; fi
-    want="$(cat "$h" <(echo "$rev $toolchain $fl ${CBASE[*]} ${COV[*]} $(c_flags "$t")") |
+    # AFL++ 4.40c's builds also change with it (its VERSION names the crate).
+    case "$fl" in afl440*) tc="$toolchain; $(cat "$AFL440/VERSION")" ;; *) tc="$toolchain" ;; esac
+    want="$(cat "$h" <(echo "$rev $tc $fl ${CBASE[*]} ${COV[*]} $(c_flags "$t")") |
         sha256sum | cut -c1-16)"
     stamp="$build/$t/stamp-$fl"
     if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return; fi
@@ -482,7 +514,10 @@ for t in $targets; do
     if uses fuzz-run-cmp-lib; then build_target "$t" frfast; fi
     if uses aflpp; then build_target "$t" afl; fi
     if uses aflpp-cmplog; then build_target "$t" aflcmp; fi
+    if uses_afl440; then build_target "$t" afl440; fi
+    if uses aflpp440-cmplog; then build_target "$t" afl440cmp; fi
 done
+if uses_afl440; then toolchain+="; $(head -n1 "$AFL440/VERSION" | cut -d' ' -f1) (bench/aflpp/build.sh)"; fi
 # Go's twins: one short fuzzing run each fills the build cache with the
 # instrumented standard library, so that runs start at once.
 if uses go; then
@@ -645,14 +680,24 @@ run_one() {
     aflpp*)
         envs=(AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1)
         [ "$t" != cmp ] || envs+=(AFL_BENCH_UNTIL_CRASH=1)
-        cmd=(afl-fuzz -V "$secs" -G "$max_len" -i "$seeds/$t" -o "$d/afl")
-        # CmpLog: the CmpLog build is both binaries (-c 0). With a separate
-        # plain binary (-c BIN) Debian's 4.04c solved no comparison here.
-        if [ "$e" = aflpp-cmplog ]; then
-            cmd+=(-c 0 -- "$build/$t/aflcmp/$t")
-        else
-            cmd+=(-- "$build/$t/afl/$t")
-        fi
+        case "$e" in
+        aflpp440*)
+            # 4.40c: the plain build fuzzed, with its automatic dictionary
+            # (C targets) and, for CmpLog, the CmpLog build beside it (-c
+            # BIN, as AFL++ recommends: it works in 4.40c).
+            cmd=("$AFL440/bin/afl-fuzz" -V "$secs" -G "$max_len" -i "$seeds/$t" -o "$d/afl")
+            [ ! -s "$build/$t/afl440/$t.dict" ] || cmd+=(-x "$build/$t/afl440/$t.dict")
+            [ "$e" != aflpp440-cmplog ] || cmd+=(-c "$build/$t/afl440cmp/$t")
+            cmd+=(-- "$build/$t/afl440/$t")
+            ;;
+        aflpp-cmplog)
+            # CmpLog: the CmpLog build is both binaries (-c 0). With a
+            # separate plain binary (-c BIN) Debian's 4.04c solved no
+            # comparison here.
+            cmd=(afl-fuzz -V "$secs" -G "$max_len" -i "$seeds/$t" -o "$d/afl" -c 0 -- "$build/$t/aflcmp/$t")
+            ;;
+        *) cmd=(afl-fuzz -V "$secs" -G "$max_len" -i "$seeds/$t" -o "$d/afl" -- "$build/$t/afl/$t") ;;
+        esac
         ;;
     go)
         # A module of its own per run: Go keeps what it finds in

@@ -20,7 +20,8 @@ import sys
 # One colour per engine, the same in every plot.
 ENGINE_COLORS = {
     "fuzz-run": "#2ca02c", "libfuzzer": "#8c564b", "aflpp": "#1f77b4",
-    "aflpp-cmplog": "#d62728", "go": "#00add8", "fuzz-run-no-cmp": "#9467bd",
+    "aflpp-cmplog": "#d62728", "aflpp440": "#000080", "aflpp440-cmplog": "#ff9896",
+    "go": "#00add8", "fuzz-run-no-cmp": "#9467bd",
     "fuzz-run-no-entropic": "#ff7f0e", "fuzz-run-no-cross-over": "#e377c2",
     "fuzz-run-no-len-control": "#17becf", "fuzz-run-no-auto-dict": "#7f7f7f",
     "fuzz-run-utf8": "#c5b0d5",

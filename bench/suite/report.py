@@ -16,7 +16,7 @@ import statistics
 import sys
 
 ENGINE_ORDER = [
-    "fuzz-run", "libfuzzer", "aflpp", "aflpp-cmplog", "go", "fuzz-run-no-cmp",
+    "fuzz-run", "libfuzzer", "aflpp", "aflpp-cmplog", "aflpp440", "aflpp440-cmplog", "go", "fuzz-run-no-cmp",
     "fuzz-run-no-entropic", "fuzz-run-no-cross-over", "fuzz-run-no-len-control",
     "fuzz-run-no-auto-dict", "fuzz-run-utf8", "fuzz-run-dict", "fuzz-run-cmp-lib",
 ]
@@ -85,7 +85,7 @@ def main():
               " (2 runs at once make about 2)")
     print()
     cov_targets = [t for t in targets if t != "cmp"]
-    peers = [e for e in ("libfuzzer", "aflpp", "aflpp-cmplog") if e in engines]
+    peers = [e for e in ("libfuzzer", "aflpp", "aflpp-cmplog", "aflpp440", "aflpp440-cmplog") if e in engines]
     if cov_targets and "fuzz-run" in engines and peers:
         # The goal: fuzz-run's median at least the best peer's, per target.
         print("fuzz-run against the best peer of each target (medians of the edges, ranges in brackets):")
