@@ -423,6 +423,54 @@ for each target without failure (T: the time its turns took), then PASS and ok, 
 once for the run.",
         ),
         (
+            "SYNC",
+            "With -sync DIR, instances of fuzz-run share one corpus through a directory they all
+see: a local one, NFS, CephFS, Lustre, a Kubernetes ReadWriteMany volume. There is no daemon, no
+network protocol and no scheduler of ours: the instances are started by yours (a Slurm job array, a
+Kubernetes Indexed Job, a CI matrix; examples/ has one of each) and meet only through files, each
+written whole and renamed into place. One DIR serves any number of targets and libraries.
+
+Publishing :: Every input this instance adds to its corpus while fuzzing (one that reached new
+coverage) is written to DIR/<Target>/ and a line naming it is appended to this instance's index.
+The seed corpus and the cache an instance starts from are not: each instance reads its own.
+
+Importing :: Every -sync_interval (and once at the start), the instance reads what the other
+instances appended to their indexes since its last round, runs each new entry once, and keeps it
+(in its corpus and cache) only if it adds coverage here. A round reads only what was added: it
+lists the instances, not the corpus, so its cost does not grow with DIR.
+
+Crashers :: A crasher is written to testdata/fuzz/<Target>/ as without -sync, and to
+DIR/crashers/<Target>/, with its report under DIR/.sync/reports/. With -keepfuzzing, the fleet keeps
+one crasher per crash site: an instance that finds a site another has recorded already leaves no
+file. Without it, an instance stops at its first finding and the others go on.
+
+Instances :: -sync_id names this instance in DIR; one name is held by one running process at a time
+(a second is refused, exit 2). An instance restarted with the same name (a Slurm task that is
+requeued: pass $SLURM_ARRAY_TASK_ID) resumes from where it had read the others' indexes. Killed at
+any moment, an instance leaves nothing torn: an index line always names a whole file, and a partial
+last line is cut at its next start. A shared directory that fails now and then is a warning, not
+the end of the run.
+
+Status :: Each instance writes its status (id, host, pid, targets, executions, rate, coverage,
+corpus, crashers, last update) under DIR/.sync/ at every round and at its end. fuzz-corpus status
+DIR shows one line per instance and a total; an instance silent for three of its intervals is
+stale.
+
+The layout of DIR:
+
+    DIR/<Target>/                corpus entries, v1 files named by their SHA-256:
+                                 a corpus directory go test and fuzz-corpus read
+    DIR/crashers/<Target>/       the fleet's crashers
+    DIR/.sync/instances/<id>/    an instance's index, cursor, status and lock
+    DIR/.sync/reports/<Target>/  the crashers' reports
+    DIR/.sync/sites/<Target>/    one file per crash site recorded
+    DIR/.sync/tmp/<id>/          files being written
+
+When the instances are done, fuzz-corpus merge -lib LIB.so -target T OUT DIR/T makes a minimal
+corpus of the fleet's, and fuzz-corpus merge testdata/fuzz/T DIR/crashers/T collects its crashers
+(examples/slurm/distill.sbatch does both for every target).",
+        ),
+        (
             "CUSTOM MUTATORS",
             "When the library exports custom mutators (libFuzzer's LLVMFuzzerCustomMutator and
 LLVMFuzzerCustomCrossOver, or fuzz_mutate_NAME for a typed target's custom(NAME) arguments:

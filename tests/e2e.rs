@@ -52,6 +52,9 @@ mod run_multi;
 /// fuzz-run without -fuzz: seed corpus replay, reported like plain `go test`.
 #[path = "e2e/run_regress.rs"]
 mod run_regress;
+/// The Kubernetes and GitHub Actions examples against the Slurm scripts.
+#[path = "e2e/schedulers.rs"]
+mod schedulers;
 /// The search beyond Go's: rarity scheduling and splicing.
 #[path = "e2e/search.rs"]
 mod search;
