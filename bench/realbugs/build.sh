@@ -23,7 +23,13 @@
 #                                       replayer
 #   aflpp440   (not built yet: errors)
 # C code in -sys crates is compiled by clang-19 with the matching
-# -fsanitize-coverage flags (CFLAGS_<target> for the cc crate).
+# -fsanitize-coverage flags (CFLAGS_<target> for the cc crate). A bug whose
+# directory holds a file named asan has its C code built with
+# AddressSanitizer too (-fsanitize=address): the libFuzzer binaries link the
+# ASan runtime, the fuzz-run library is left with its __asan_* references,
+# which fuzz-worker resolves by preloading clang-19's shared runtime (as for
+# examples/c/asan.c). Without it a memory-corrupting C bug can wreck the
+# process before an in-process engine saves the input.
 # Builds are niced, one job at a time (CARGO_BUILD_JOBS, default 1); cargo's
 # directories are OUT/cargo-buggy and OUT/cargo-fixed, so a rerun only
 # redoes what changed.
@@ -89,10 +95,22 @@ cargo_build() {
     echo "$tdir/$HOST/release"
 }
 
-# link_libfuzzer STATICLIB OUTPUT
+# c_flags BUG: the C flags of BUG's instrumented builds.
+c_flags() {
+    if [ -f "$HERE/bugs/$1/asan" ]; then
+        echo "$SANCOV_C -fsanitize=address"
+    else
+        echo "$SANCOV_C"
+    fi
+}
+
+# link_libfuzzer BUG STATICLIB OUTPUT
 link_libfuzzer() {
-    mkdir -p "$(dirname "$2")"
-    "$CLANG" -fsanitize=fuzzer "$1" -o "$2.tmp.$$" "${RUST_LINK[@]}" ||
+    local sanitize=fuzzer
+    [ -f "$HERE/bugs/$1/asan" ] && sanitize=fuzzer,address
+    mkdir -p "$(dirname "$3")"
+    set -- "$2" "$3"
+    "$CLANG" -fsanitize=$sanitize "$1" -o "$2.tmp.$$" "${RUST_LINK[@]}" ||
         die "linking $2 with libFuzzer failed"
     mv "$2.tmp.$$" "$2"
 }
@@ -106,20 +124,20 @@ install_file() {
 
 flavour_fuzzrun() {
     local rel
-    rel=$(cargo_build "$1" buggy "$SANCOV_RUST" "$SANCOV_C" "$OUT/cargo-buggy")
+    rel=$(cargo_build "$1" buggy "$SANCOV_RUST" "$(c_flags "$1")" "$OUT/cargo-buggy")
     install_file "$rel/librb_$1.so" "$OUT/fuzz-run/lib$1.so"
 }
 
 flavour_libfuzzer() {
     local rel
-    rel=$(cargo_build "$1" buggy "$SANCOV_RUST" "$SANCOV_C" "$OUT/cargo-buggy")
-    link_libfuzzer "$rel/librb_$1.a" "$OUT/libfuzzer/$1"
+    rel=$(cargo_build "$1" buggy "$SANCOV_RUST" "$(c_flags "$1")" "$OUT/cargo-buggy")
+    link_libfuzzer "$1" "$rel/librb_$1.a" "$OUT/libfuzzer/$1"
 }
 
 flavour_fixed() {
     local rel
-    rel=$(cargo_build "$1" fixed "$SANCOV_RUST" "$SANCOV_C" "$OUT/cargo-fixed")
-    link_libfuzzer "$rel/librb_$1.a" "$OUT/fixed/$1"
+    rel=$(cargo_build "$1" fixed "$SANCOV_RUST" "$(c_flags "$1")" "$OUT/cargo-fixed")
+    link_libfuzzer "$1" "$rel/librb_$1.a" "$OUT/fixed/$1"
 }
 
 flavour_aflpp440() {

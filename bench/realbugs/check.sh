@@ -8,10 +8,14 @@
 # with a 10 s per-input limit (-timeout=10) and 2 GiB (-rss_limit_mb=2048),
 # and compares with BUG's line in bugs.tsv:
 #   crash: the buggy build dies of a signal (libFuzzer's "deadly signal",
-#          or a sanitizer's DEADLYSIGNAL report) and its report
+#          or a sanitizer's DEADLYSIGNAL report) or of an AddressSanitizer
+#          error, and its report
 #          matches both the site and the message patterns (extended regular
 #          expressions, each matched against some line of the report);
 #   hang:  the buggy build runs past the limit (libFuzzer: timeout);
+#   loop:  an endless loop that also allocates: the buggy build runs past
+#          the time limit or the memory limit (libFuzzer: timeout or
+#          out-of-memory), whichever it reaches first;
 # and, for both, the fixed build runs the input to its end and passes.
 # Prints one word and exits 0 only for the first:
 #   documented      the documented bug
@@ -54,7 +58,7 @@ crash)
     # A crash: libFuzzer's deadly signal, or a sanitizer's report of one
     # (UBSan's handler reports a SIGSEGV at the stack's end as a
     # stack-overflow), not a timeout or an out-of-memory.
-    if grep -Eq 'ERROR: libFuzzer: deadly signal|Sanitizer:DEADLYSIGNAL' "$logs/buggy.log" &&
+    if grep -Eq 'ERROR: libFuzzer: deadly signal|Sanitizer:DEADLYSIGNAL|ERROR: AddressSanitizer: ' "$logs/buggy.log" &&
         grep -Eq -- "$site" "$logs/buggy.log" && grep -Eq -- "$message" "$logs/buggy.log"; then
         documented=1
     fi
@@ -62,7 +66,10 @@ crash)
 hang)
     grep -q 'ERROR: libFuzzer: timeout' "$logs/buggy.log" && documented=1
     ;;
-*) die "bugs.tsv: $BUG has kind '$kind' (crash or hang)" ;;
+loop)
+    grep -Eq 'ERROR: libFuzzer: (timeout|out-of-memory)' "$logs/buggy.log" && documented=1
+    ;;
+*) die "bugs.tsv: $BUG has kind '$kind' (crash, hang or loop)" ;;
 esac
 
 [ -n "${CHECK_LOG:-}" ] || rm -rf "$logs"

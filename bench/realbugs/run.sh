@@ -23,7 +23,8 @@
 #   engine bug seed cap found time_s kind verdict input
 # found is 1 when the engine saved an input within the cap (time_s is then
 # its time, else the cap); kind is the engine's word for it (crash,
-# timeout, oom, ...); verdict is check.sh's (documented, other, ...), "-"
+# timeout, oom, ...), or how the engine itself failed when it saved nothing
+# (a miss); verdict is check.sh's (documented, other, ...), "-"
 # when nothing was found. The run's files stay in OUT/runs/ENGINE/BUG/SEED.
 set -euo pipefail
 
@@ -77,7 +78,9 @@ PY
         "$bin/fuzz-convert" to-raw "$path" >"$dir/input" || die "fuzz-convert to-raw $path failed"
         found=1 input="$dir/input"
     elif [ "$rc" != 0 ]; then
-        die "fuzz-run exited $rc without a failure event (see $dir/stderr.log)"
+        # The engine itself failed: nothing saved, the run counts as a miss.
+        kind="fuzz-run exited $rc"
+        echo "bench/realbugs/run.sh: fuzz-run exited $rc without a failure event (see $dir/stderr.log)" >&2
     fi
 }
 
@@ -98,7 +101,10 @@ engine_libfuzzer() {
         kind=$(basename "$art" | sed 's/-.*//')
         time_s=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
     elif [ "$rc" != 0 ]; then
-        die "libFuzzer exited $rc without an artifact (see $dir/log)"
+        # The engine itself died (a crash that broke its own handler): nothing
+        # saved, the run counts as a miss.
+        kind="libFuzzer exited $rc"
+        echo "bench/realbugs/run.sh: libFuzzer exited $rc without an artifact (see $dir/log)" >&2
     fi
 }
 

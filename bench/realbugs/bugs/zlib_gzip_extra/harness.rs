@@ -1,6 +1,6 @@
 //! bench/realbugs zlib_gzip_extra: inflate the input as a gzip stream with
 //! zlib (libz-sys's bundled C source), keeping the header's extra field in
-//! a 32-byte buffer (inflateGetHeader), the input fed in 64-byte reads as a
+//! a 32-byte heap buffer (inflateGetHeader), the input fed in 64-byte reads as a
 //! streaming reader does.
 use libz_sys::*;
 use std::os::raw::{c_int, c_void};
@@ -20,7 +20,7 @@ unsafe extern "C" fn zfree(_: voidpf, p: voidpf) {
 pub extern "C" fn LLVMFuzzerTestOneInput(data: *const u8, size: usize) -> i32 {
     // SAFETY: the engine passes `size` readable bytes at `data`.
     let input = if size == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(data, size) } };
-    let mut extra = [0u8; 32];
+    let mut extra = vec![0u8; 32];
     let mut out = [0u8; 1024];
     unsafe {
         let mut strm = z_stream {
