@@ -19,7 +19,11 @@ unsafe extern "C" fn zfree(_: voidpf, p: voidpf) {
 #[no_mangle]
 pub extern "C" fn LLVMFuzzerTestOneInput(data: *const u8, size: usize) -> i32 {
     // SAFETY: the engine passes `size` readable bytes at `data`.
-    let input = if size == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(data, size) } };
+    let input = if size == 0 {
+        &[][..]
+    } else {
+        unsafe { std::slice::from_raw_parts(data, size) }
+    };
     let mut extra = vec![0u8; 32];
     let mut out = [0u8; 1024];
     unsafe {
