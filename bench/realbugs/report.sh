@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The real-bug table from run.sh's results: per bug and engine, how many
+# runs found the documented bug and the median time, a miss counting as
+# the cap (an input the checker did not call documented is a miss too).
+#
+#   bench/realbugs/report.sh OUT [RESULTS.tsv]
+#
+# Reads OUT/results.tsv (or the file given); when a (engine, bug, seed) was
+# run more than once, the last row counts. Prints a Markdown table, bugs in
+# bugs.tsv's order, engines in the order they first appear.
+set -euo pipefail
+[ $# -ge 1 ] && [ $# -le 2 ] || {
+    echo "usage: bench/realbugs/report.sh OUT [RESULTS.tsv]" >&2
+    exit 2
+}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+results=${2:-$1/results.tsv}
+[ -f "$results" ] || {
+    echo "bench/realbugs/report.sh: no results in $results" >&2
+    exit 2
+}
+python3 - "$HERE/bugs.tsv" "$results" <<'PY'
+import statistics, sys
+order = [l.split("\t")[0] for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+last = {}
+engines = []
+for line in open(sys.argv[2]):
+    f = line.rstrip("\n").split("\t")
+    if len(f) < 9 or f[0] == "engine":
+        continue
+    engine, bug, seed, cap, found, time_s, _kind, verdict, _input = f[:9]
+    if engine not in engines:
+        engines.append(engine)
+    hit = found == "1" and verdict == "documented"
+    last[(engine, bug, seed)] = (hit, float(time_s) if hit else float(cap))
+print("| bug | " + " | ".join(engines) + " |")
+print("|---|" + "---:|" * len(engines))
+for bug in order + sorted({b for (_, b, _) in last} - set(order)):
+    cells = []
+    for engine in engines:
+        runs = [v for (e, b, _), v in last.items() if e == engine and b == bug]
+        if not runs:
+            cells.append("")
+            continue
+        k = sum(1 for hit, _ in runs if hit)
+        cells.append("%d/%d, %.1f s" % (k, len(runs), statistics.median(t for _, t in runs)))
+    if any(cells):
+        print("| `%s` | %s |" % (bug, " | ".join(cells)))
+PY
