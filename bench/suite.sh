@@ -43,6 +43,13 @@
 #                            its dictionary (AFL_LLVM_DICT2FILE, C only) as -x
 #   aflpp440-cmplog          two builds: the aflpp440 one fuzzed, with a
 #                            CmpLog build as -c BIN, and the same -x
+#   fuzz-run-sync2           two fuzz-run instances, -parallel 1 each, sharing
+#                            one -sync directory (-sync_interval 10s): a run
+#                            on two CPUs, not in the default selection; its
+#                            corpus is the union they published
+#   fuzz-run-parallel2       one fuzz-run, -parallel 2: two CPUs, not in the
+#                            default selection (bench/suite/scaling.py sets
+#                            both beside fuzz-run on one CPU)
 #   go                       Go's own fuzzer (go test -fuzz -parallel 1) on the
 #                            same job done by Go's standard library, where
 #                            it has one: zlib (compress/zlib), serde_json
@@ -111,6 +118,8 @@ all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
 fuzz-run-no-auto-dict fuzz-run-utf8 fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
+# Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
+wide_engines="fuzz-run-sync2 fuzz-run-parallel2"
 targets="${TARGETS:-$all_targets}"
 engines_explicit="${ENGINES:-}"
 engines="${ENGINES:-$all_engines}"
@@ -118,7 +127,12 @@ for t in $targets; do
     [[ " $all_targets " == *" $t "* ]] || die "unknown target '$t' (TARGETS; known: $all_targets)"
 done
 for e in $engines; do
-    [[ " $all_engines " == *" $e "* ]] || die "unknown engine '$e' (ENGINES; known: $all_engines)"
+    [[ " $all_engines $wide_engines " == *" $e "* ]] ||
+        die "unknown engine '$e' (ENGINES; known: $all_engines $wide_engines)"
+done
+is_wide() { [[ " $wide_engines " == *" $1 "* ]]; }
+for e in $engines; do
+    ! is_wide "$e" || [ "$ncpu" -ge 2 ] || die "$e needs two CPUs; this machine has $ncpu"
 done
 uses() { [[ " $engines " == *" $1 "* ]]; }
 uses_afl() { uses aflpp || uses aflpp-cmplog; }
@@ -599,6 +613,7 @@ snapshot() {
     local e="$1" d="$2" dest="$3" from depth=1
     mkdir -p "$dest"
     case "$e" in
+    fuzz-run-sync2) from="$d/sync/$t" ;;  # the union the pair published
     fuzz-run*) from="$d/cache" depth=3 ;; # cache/<library id>/<target>/
     go) from="$go_cache" ;;                 # set by run_one
     libfuzzer) from="$d/corpus" ;;
@@ -652,7 +667,9 @@ run_one() {
     fuzz-run*)
         mkdir -p "$d/testdata/fuzz"
         cp -r "$out/seeds-v1/fuzz/$t" "$d/testdata/fuzz/$t"
-        cmd=("$bin/fuzz-run" -fuzz "^$t\$" -fuzztime "${secs}s" -parallel 1 -max_len "$max_len"
+        local par=1
+        [ "$e" != fuzz-run-parallel2 ] || par=2
+        cmd=("$bin/fuzz-run" -fuzz "^$t\$" -fuzztime "${secs}s" -parallel "$par" -max_len "$max_len"
             -testdata "$d/testdata" -fuzzcachedir "$d/cache" -json)
         # Like go test, fuzz-run stops at its first finding; a coverage run
         # goes on past it (a hang costs the -timeout, 10 s), as AFL++ does
@@ -669,6 +686,7 @@ run_one() {
         fuzz-run-utf8) cmd+=(-utf8=1) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;
+        fuzz-run-sync2) cmd=("$suite/pair.sh" "$d/sync" "${cmd[@]}") ;;
         esac
         cmd+=("$lib")
         ;;
@@ -756,13 +774,20 @@ run_one() {
     # Each engine's own rate, and a check that it ran at all.
     case "$e" in
     fuzz-run*)
-        end="$(grep '"event":"end"' "$d/stdout" | tail -n1 || true)"
-        [ -n "$end" ] || end="$(grep '"event":"progress"' "$d/stdout" | tail -n1 || true)"
-        if [ -z "$end" ] || { [ "$rc" != 0 ] && [ "$rc" != 1 ]; }; then
+        # The end event (else the last progress); the rate is the sum of
+        # the instances' (fuzz-run-sync2 has two end events).
+        local ends=()
+        mapfile -t ends < <(grep '"event":"end"' "$d/stdout" || true)
+        [ "${#ends[@]}" != 0 ] || mapfile -t ends < <(grep '"event":"progress"' "$d/stdout" | tail -n1 || true)
+        if [ "${#ends[@]}" = 0 ] || { [ "$rc" != 0 ] && [ "$rc" != 1 ]; }; then
             tail -n 20 "$d/stderr" >&2
             die "$t/$e/$r: fuzz-run did not run (exit $rc; see ${d#"$root"/}/stderr)"
         fi
-        eps="$(awk -v x="$(json_num execs "$end")" -v s="$(json_num elapsed "$end")" 'BEGIN { if (s > 0) printf "%.0f", x / s }')"
+        eps=0
+        for end in "${ends[@]}"; do
+            eps="$(awk -v e="$eps" -v x="$(json_num execs "$end")" -v s="$(json_num elapsed "$end")" \
+                'BEGIN { if (s > 0) e += x / s; printf "%.0f", e }')"
+        done
         [ "$rc" = 0 ] || why="finding (exit $rc)"
         if [ "$t" = cmp ]; then
             bug="$(find "$d/testdata/fuzz/$t" -type f -newer "$d/t0" -printf '%T@\n' | sort -n | head -n1)"
@@ -915,9 +940,19 @@ for job in "${queue[@]}"; do
     [ "$failed" = 0 ] || break
     while [ "${#cpu_of[@]}" -ge "$jobs" ]; do reap; done
     [ "$failed" = 0 ] || break
+    read -r t e r <<<"$job"
+    if is_wide "$e"; then
+        # Two CPUs: alone on the machine's first two, the others waiting.
+        while [ "${#cpu_of[@]}" -gt 0 ]; do reap; done
+        [ "$failed" = 0 ] || break
+        run_one "$t" "$e" "$r" 0,1 &
+        cpu_of[$!]=wide
+        wait "$!" || failed=1
+        unset "cpu_of[$!]"
+        continue
+    fi
     cpu="${free_cpus[0]}"
     free_cpus=("${free_cpus[@]:1}")
-    read -r t e r <<<"$job"
     run_one "$t" "$e" "$r" "$cpu" &
     cpu_of[$!]="$cpu"
 done
@@ -928,7 +963,8 @@ while [ "${#cpu_of[@]}" -gt 0 ]; do reap; done
 # This invocation's selection of the finished runs (a campaign's files may
 # hold other targets, engines or run lengths).
 results="$mode_dir/results.tsv"
-timeline="$mode_dir/timeline.tsv"
+# (Not timeline.tsv: in quick mode the store is this same directory.)
+timeline="$mode_dir/timeline-selected.tsv"
 pick='index(" " T " ", " " t " ") && index(" " E " ", " " e " ") && r <= R'
 awk -F'\t' -v m="$mode" -v s="$secs" -v T="$targets" -v E="$engines" -v R="$runs" \
     "NR == 1 || (\$1 == m && \$2 == s && (t = \$3) != \"\" && (e = \$4) != \"\" && (r = \$5) && $pick)" \
@@ -959,6 +995,10 @@ header="$(
 )"
 summary="$mode_dir/summary.md"
 python3 "$suite/report.py" "$results" "$mode" "$header" >"$summary" || die "the report failed"
+if uses fuzz-run && { uses fuzz-run-sync2 || uses fuzz-run-parallel2; }; then
+    { echo; echo "Scaling to two CPUs (bench/suite/scaling.py):"; echo
+      python3 "$suite/scaling.py" "$timeline" "$secs"; } >>"$summary" || die "the scaling table failed"
+fi
 echo
 cat "$summary"
 echo

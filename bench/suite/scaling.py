@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""How fuzz-run scales to a second CPU, from a bench/suite.sh campaign that
+ran fuzz-run (one CPU) beside fuzz-run-sync2 (two instances sharing a -sync
+directory) and/or fuzz-run-parallel2 (one instance, two workers).
+
+    scaling.py TIMELINE.tsv SECS
+
+TIMELINE.tsv: the suite's selection (target, engine, run, seconds, edges;
+header first). For each target: the median edges fuzz-run on one CPU has at
+SECS, then for each two-CPU engine the time its runs took to reach that
+(linearly between samples; a run that never did counts as SECS) as a
+fraction of SECS (the goal for the pair: at most 0.56, that is 0.9 of
+linear per added core), and its own median edges at SECS (for the pair, the
+union of what the two published). Writes a Markdown table to standard
+output.
+"""
+import collections
+import statistics
+import sys
+
+WIDE = ["fuzz-run-sync2", "fuzz-run-parallel2"]
+
+
+def time_to(samples, goal, secs):
+    """First time the (seconds, edges) samples reach goal, interpolated."""
+    prev = (0.0, 0.0)
+    for t, e in sorted(samples):
+        if e >= goal:
+            t0, e0 = prev
+            if e == e0:
+                return t
+            return t0 + (t - t0) * (goal - e0) / (e - e0)
+        prev = (t, e)
+    return float(secs)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: scaling.py TIMELINE.tsv SECS")
+    secs = float(sys.argv[2])
+    runs = collections.defaultdict(list)  # (target, engine, run) -> samples
+    with open(sys.argv[1]) as f:
+        next(f)
+        for line in f:
+            t, e, r, s, edges = line.rstrip("\n").split("\t")
+            if edges:
+                runs[(t, e, r)].append((float(s), float(edges)))
+    targets = sorted({t for t, _, _ in runs})
+    print("| target | engine | runs | time to 1-CPU edges at "
+          f"{secs:.0f} s (fraction) | edges at {secs:.0f} s |")
+    print("|---|---|---:|---|---:|")
+    for t in targets:
+        single = [max(s)[1] for (tt, e, _), s in runs.items()
+                  if tt == t and e == "fuzz-run" and max(s)[0] >= secs]
+        if not single:
+            continue
+        goal = statistics.median(single)
+        print(f"| {t} | fuzz-run (1 CPU) | {len(single)} | – | {goal:,.0f} |")
+        for w in WIDE:
+            mine = [s for (tt, e, _), s in runs.items() if tt == t and e == w]
+            if not mine:
+                continue
+            fr = sorted(time_to(s, goal, secs) / secs for s in mine)
+            ends = [max(s)[1] for s in mine]
+            cell = f"{statistics.median(fr):.2f}"
+            if len(fr) > 1:
+                cell += f" ({fr[0]:.2f}–{fr[-1]:.2f})"
+            print(f"| {t} | {w} (2 CPUs) | {len(mine)} | {cell} | "
+                  f"{statistics.median(ends):,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
