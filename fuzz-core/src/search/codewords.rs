@@ -1,5 +1,5 @@
 //! Dictionary words read from a target's machine code: the constants of
-//! comparisons wider than 64 bits, which no comparison callback shows.
+//! comparisons that no comparison callback shows.
 //!
 //! SanitizerCoverage's `trace-cmp` reports integer comparisons of 1, 2, 4
 //! and 8 bytes, and fuzz-worker interposes `memcmp` & co. A comparison of
@@ -12,15 +12,27 @@
 //! they inline them. Such a bug is out of reach of coverage and of
 //! comparison operands alike: libFuzzer does not find it.
 //!
+//! Narrower constants hide the same way. A comparison of an odd width
+//! (`&buf[..3] == b"GIF"` is one 24-bit comparison in LLVM's IR, which
+//! `trace-cmp` skips), or a short `memcmp`/`bcmp` that the code generator
+//! expands after SanitizerCoverage has run (`starts_with` of PNG's 8-byte
+//! signature: no callback, and no call left for the interposed `bcmp`),
+//! reaches the machine code as a 32-bit or 64-bit immediate and nothing
+//! else: `cmp $0x464947,%eax`, `movabs $0xa1a0a0d474e5089,%rcx`.
+//!
 //! [`words`] scans x86-64 code for that shape: an 8-byte immediate
 //! (`movabs`) of printable bytes, alone and joined with each immediate
 //! compared or XORed within the next few instructions (`cmp`/`xor`/`sub`
 //! with an 8-, 16- or 32-bit immediate, or another `movabs`), in code
-//! order: "MAGIC_12" and "MAGIC_1234". The scan looks at every byte
-//! offset (no instruction decoding to get lost in), so it sees some
-//! immediates that are not instructions; requiring printable bytes keeps
-//! the words few (a dozen to a few dozen for a whole Rust library, std
-//! included) and most of them the strings the code compares with.
+//! order: "MAGIC_12" and "MAGIC_1234"; a 32-bit immediate compared or
+//! XORed whose bytes (less its high zeros) are three or four letters,
+//! digits or spaces ("GIF", "Exif", "ftyp"); and an 8-byte immediate that
+//! is not all printable but has no zero byte and three letters in a row
+//! (a file signature: "\x89PNG\r\n\x1a\n"). The scan looks at every
+//! byte offset (no instruction decoding to get lost in), so it sees some
+//! immediates that are not instructions; requiring text keeps the words
+//! few (a dozen to a few dozen for a whole Rust library, std included) and
+//! most of them the strings the code compares with.
 
 /// How far past an 8-byte immediate (in bytes of code) the immediates
 /// joined to it may start.
@@ -57,6 +69,10 @@ pub fn words(code: &[u8]) -> Vec<Vec<u8>> {
         if imm.len() == 8 && printable(imm) {
             push(imm.to_vec());
             heads.push_back((at, imm));
+        } else if imm.len() == 8 && signature(imm) {
+            push(imm.to_vec());
+        } else if imm.len() == 4 && tail.len() >= 3 && tail.iter().all(|&c| word_char(c)) {
+            push(tail.to_vec());
         }
     }
     out
@@ -68,6 +84,24 @@ fn printable(bytes: &[u8]) -> bool {
         && bytes
             .iter()
             .all(|&c| (0x20..0x7f).contains(&c) || matches!(c, b'\t' | b'\n' | b'\r'))
+}
+
+/// A letter, digit or space: what the bytes of a short constant compared
+/// with as text are made of ("GIF", "Exif", "ftyp").
+fn word_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b' '
+}
+
+/// An 8-byte constant shaped like a file signature: no zero byte, not all
+/// printable (those are words already), three different ASCII letters in
+/// a row (PNG's "\x89PNG\r\n\x1a\n"). Hash constants rarely have them;
+/// division's magic numbers repeat one byte (0x0555555555555556:
+/// "VUUUUUU\x05").
+fn signature(imm: &[u8]) -> bool {
+    !imm.contains(&0)
+        && imm.windows(3).any(|w| {
+            w.iter().all(u8::is_ascii_alphabetic) && w[0] != w[1] && w[1] != w[2] && w[0] != w[2]
+        })
 }
 
 /// An immediate wider than what it is compared with is zero-extended
@@ -184,12 +218,33 @@ mod tests {
         }
     }
 
+    /// What rustc makes of image-gif 0.11's `&buf[..3] == b"GIF"` (a
+    /// 24-bit comparison) and of kamadak-exif's `starts_with` of the PNG
+    /// signature (a bcmp expanded after sancov ran).
+    #[test]
+    fn short_text_and_file_signatures_are_words() {
+        let mut code = vec![0x3d, b'G', b'I', b'F', 0x00]; // cmp $0x464947,%eax
+        code.extend_from_slice(&[0x81, 0x7f, 0x04, b'E', b'x', b'i', b'f']); // cmpl $..,0x4(%rdi)
+        code.extend_from_slice(&[0x48, 0xb9, 0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]);
+        assert_eq!(
+            words(&code),
+            [
+                b"GIF".to_vec(),
+                b"Exif".to_vec(),
+                b"\x89PNG\r\n\x1a\n".to_vec()
+            ]
+        );
+    }
+
     #[test]
     fn unprintable_far_or_truncated_immediates_make_no_words() {
-        // An 8-byte constant that is not text: trace-cmp shows 8-byte
-        // comparisons anyway.
-        let mut code = vec![0x48, 0xb8, 0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
-        assert!(words(&code).is_empty());
+        // Constants that are not text: a division's magic number, a
+        // 32-bit mask, two letters.
+        let mut code = vec![0x48, 0xb8, 0x56, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x05];
+        code.extend_from_slice(&[0x48, 0xb8, 0x15, 0x7c, 0x4a, 0x7f, 0xb9, 0x79, 0x37, 0x9e]);
+        code.extend_from_slice(&[0x3d, 0xff, 0xff, 0x00, 0x00, 0x3d, b'o', b'k', 0, 0]);
+        code.extend_from_slice(&[0x3d, b'a', 0x01, b'b', 0]);
+        assert!(words(&code).is_empty(), "{:?}", words(&code));
         // A tail beyond the window is not joined.
         code = vec![0x48, 0xb8];
         code.extend_from_slice(b"far away");
@@ -208,7 +263,10 @@ mod tests {
         #[test]
         fn any_bytes_scan_without_panic(code in proptest::collection::vec(proptest::num::u8::ANY, 0..512)) {
             for w in words(&code) {
-                proptest::prop_assert!(w.len() >= 8 && printable(&w));
+                proptest::prop_assert!(
+                    (w.len() >= 8 && (printable(&w) || signature(&w[..8])))
+                        || ((3..=4).contains(&w.len()) && w.iter().all(|&c| word_char(c)))
+                );
             }
         }
     }
