@@ -161,9 +161,9 @@ pub struct Cli {
     pub cross_over: bool,
 
     /// An automatic dictionary (1, the default), or none (0): the comparison operands that led to
-    /// new coverage (with -use_cmp), and the constants of comparisons wider than 8 bytes read from
-    /// the target's x86-64 code, which no comparison callback shows (rustc's `slice ==
-    /// b"MAGIC_1234"`).
+    /// new coverage (with -use_cmp), and the text constants and file signatures compared in the
+    /// target's x86-64 code that no comparison callback shows (rustc's `slice == b"MAGIC_1234"`, a
+    /// 24-bit `== b"GIF"`, an inlined `starts_with` of PNG's signature).
     #[arg(
         long = "auto_dict",
         value_name = "0|1",
