@@ -39,7 +39,11 @@ pub struct Places {
     pub lib_shown: String,
     /// How to replay a crasher.
     rerun: Rerun,
-    /// Crasher files this run created (only those are ever replaced).
+    /// Files this run created for inputs as found, not yet recorded: only
+    /// those are ever removed (replaced by the minimized input, or dropped
+    /// when their crash site was recorded already). A recorded crasher is
+    /// never in it: a later finding of its site that minimizes to the same
+    /// bytes names the same file, and must not take it away.
     created: HashSet<PathBuf>,
     /// The cache could not be written, and that was said.
     cache_warned: bool,
@@ -106,6 +110,14 @@ impl Places {
             .map_err(|e| e.to_string())
     }
 
+    /// Writes an input a report names: it stays, whatever is discarded
+    /// later (see `created`).
+    fn write_recorded(&mut self, entry: &str) -> Result<PathBuf, String> {
+        let path = self.write_crasher(entry)?;
+        self.created.remove(&path);
+        Ok(path)
+    }
+
     /// Removes the file of a failing input saved when it was found, if this
     /// run wrote it: its crash site was recorded by another.
     pub fn discard(&mut self, entry: &str) {
@@ -159,7 +171,7 @@ impl Places {
         details.extend(f.report.lines());
         let (written, unwritten) = match f.seed_entry {
             Some(_) => (None, None),
-            None => match self.write_crasher(&f.entry) {
+            None => match self.write_recorded(&f.entry) {
                 Ok(path) => {
                     self.replace_found(&f, &path);
                     (Some(path.display().to_string()), None)
@@ -235,7 +247,7 @@ impl Places {
             .find(|e| e.origin == Origin::Seed && e.text == text);
         let path = match seed {
             Some(e) => self.seed_dir.join(&e.name),
-            None => match self.write_crasher(&text) {
+            None => match self.write_recorded(&text) {
                 Ok(path) => path,
                 Err(e) => {
                     return Ok(format!(
@@ -297,4 +309,48 @@ fn mutator_headline(state: &State, kind: &DeathKind, m: &Mutation, other: Option
          It was in {call}: the bug is in the mutator, not in the target \
          (running the input does not call the mutator)."
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(dir: &std::path::Path) -> Places {
+        Places::new(
+            dir.join("testdata/fuzz/T"),
+            dir.join("cache"),
+            dir.join("cache/lib/T"),
+            Rerun::from_cli(&<fuzz_cli::run::Cli as clap::Parser>::parse_from([
+                "fuzz-run", "lib.so",
+            ])),
+        )
+    }
+
+    #[test]
+    fn a_recorded_crasher_is_never_discarded() {
+        let d = tempfile::tempdir().unwrap();
+        let mut p = places(d.path());
+        let a = "go test fuzz v1\n[]byte(\"A1\")\n";
+        let b = "go test fuzz v1\n[]byte(\"A1xxxx\")\n";
+        let name = |e: &str| p_path(d.path(), e);
+        // The first finding of a site: saved as found, recorded minimized.
+        p.save(b);
+        let recorded = p.write_recorded(a).unwrap();
+        assert_eq!(recorded, name(a));
+        // A second finding of the same site, as found and then minimized
+        // to the same bytes, both dropped: the recorded file stays.
+        p.save(b);
+        p.discard(b);
+        p.discard(a);
+        assert!(name(a).exists(), "the recorded crasher was removed");
+        // What was saved and dropped is gone.
+        p.save("go test fuzz v1\n[]byte(\"B2\")\n");
+        p.discard("go test fuzz v1\n[]byte(\"B2\")\n");
+        assert!(!name("go test fuzz v1\n[]byte(\"B2\")\n").exists());
+    }
+
+    fn p_path(dir: &std::path::Path, entry: &str) -> PathBuf {
+        dir.join("testdata/fuzz/T")
+            .join(digest::entry_name(entry.as_bytes()))
+    }
 }
