@@ -95,6 +95,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let worker_bin = fuzz_cli::find_worker::path()?;
     let targets = targets::list(&worker_bin, &cli.lib)?;
     let chosen = targets::select_for_fuzz(&targets, pattern)?;
+    targets::check_instrumented(&cli.lib, &chosen)?;
     if let Some(cmp_lib) = &cli.cmp_lib {
         targets::check_cmp_lib(&worker_bin, cmp_lib, &chosen)?;
     }

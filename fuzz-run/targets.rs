@@ -77,6 +77,21 @@ pub fn list(worker: &Path, lib: &Path) -> Result<Vec<TargetInfo>, CliError> {
     Ok(targets)
 }
 
+/// Refuses to fuzz a library without SanitizerCoverage instrumentation:
+/// every input would look alike, and the run would find nothing new for
+/// its whole -fuzztime (libFuzzer refuses it too). Replaying it is fine.
+pub fn check_instrumented(lib: &Path, chosen: &[&TargetInfo]) -> Result<(), CliError> {
+    if chosen.iter().all(|t| t.coverage) {
+        return Ok(());
+    }
+    Err(CliError::misuse(format!(
+        "{}: the library has no coverage instrumentation (no __sanitizer_cov_* call), so fuzzing \
+         would be blind; build it with clang -fsanitize-coverage=inline-8bit-counters,pc-table \
+         (gcc: -fsanitize-coverage=trace-pc; Rust: the flags of examples/rustflags.sh)",
+        lib.display()
+    )))
+}
+
 /// Checks that `cmp_lib` (`-cmp_lib`) can stand in for the library of
 /// `chosen` when comparisons are traced: a target library that calls the
 /// trace-cmp callbacks, with a build of each chosen target (its libFuzzer
@@ -272,6 +287,7 @@ mod tests {
             },
             symbol: name.into(),
             trace_cmp: false,
+            coverage: true,
             mutators: Vec::new(),
         }
     }

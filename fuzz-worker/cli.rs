@@ -148,8 +148,10 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
             "list prints one line per target: its name, a tab, and its argument types (\"[]byte\"
 for a libFuzzer entry point). With -json, one object per line with the fields name, kind
 (\"libfuzzer\" or \"typed\"), symbol, args and trace_cmp (true when the library calls the trace-cmp
-callbacks: its comparisons reach the fuzzer, and it can serve as fuzz-run's -cmp_lib), and mutators
-when the library exports custom mutators for the target (their symbols, see CUSTOM MUTATORS).
+callbacks: its comparisons reach the fuzzer, and it can serve as fuzz-run's -cmp_lib), coverage
+(false when the library calls no SanitizerCoverage function at all: fuzz-run will not fuzz it), and
+mutators when the library exports custom mutators for the target (their symbols, see CUSTOM
+MUTATORS).
 
 run prints one line per input, \"INPUT: outcome\", where the outcome is one of:
 

@@ -51,6 +51,10 @@ pub struct Inspection {
     /// True when it calls the trace-cmp callbacks (`list -json` says so;
     /// fuzz-run's `-cmp_lib` needs them).
     pub traces_cmp: bool,
+    /// True when it calls any SanitizerCoverage function (counters, pc
+    /// table, trace-pc, trace-cmp): `list -json` says so, and fuzz-run
+    /// refuses to fuzz a library without.
+    pub instrumented: bool,
 }
 
 /// A loaded library and its targets.
@@ -61,6 +65,8 @@ pub struct Library {
     pub uses_pc_map: bool,
     /// Whether it calls the trace-cmp callbacks (see `Inspection`).
     pub traces_cmp: bool,
+    /// Whether it has any SanitizerCoverage instrumentation.
+    pub instrumented: bool,
     lib: libloading::os::unix::Library,
 }
 
@@ -110,9 +116,11 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     let mut needs_asan = false;
     let mut uses_pc_map = false;
     let mut traces_cmp = false;
+    let mut instrumented = false;
     for sym in file.dynamic_symbols() {
         let Ok(name) = sym.name() else { continue };
         if sym.is_undefined() {
+            instrumented |= name.starts_with("__sanitizer_cov_");
             match name {
                 "__asan_init" => needs_asan = true,
                 "__sanitizer_cov_trace_pc" | "__sanitizer_cov_trace_pc_indir" => uses_pc_map = true,
@@ -140,6 +148,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
         needs_asan,
         uses_pc_map,
         traces_cmp,
+        instrumented,
     })
 }
 
@@ -244,6 +253,7 @@ impl Library {
             targets,
             uses_pc_map: info.uses_pc_map,
             traces_cmp: info.traces_cmp,
+            instrumented: info.instrumented,
             lib,
         })
     }

@@ -70,6 +70,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                         target: t.desc.clone(),
                         symbol: t.symbol.clone(),
                         trace_cmp: lib.traces_cmp,
+                        coverage: lib.instrumented,
                         mutators: custom.symbols_for(t),
                     };
                     print_line(serde_json::to_string(&listed).expect("a listing serializes"))?;

@@ -322,3 +322,24 @@ pub fn marked_processes(marker: &str) -> Vec<String> {
     }
     found
 }
+
+/// Compiles C source into a shared object in `dir` with gcc (no coverage
+/// instrumentation, no -z defs: undefined references stay undefined).
+pub fn gcc_so(dir: &Path, name: &str, source: &str) -> String {
+    require_tool("gcc");
+    let c = dir.join(format!("{name}.c"));
+    std::fs::write(&c, source).unwrap();
+    let so = dir.join(name);
+    let out = std::process::Command::new("gcc")
+        .args(["-shared", "-fPIC", "-O1", "-o"])
+        .arg(&so)
+        .arg(&c)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "gcc failed building {name}:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    so.to_str().unwrap().to_string()
+}

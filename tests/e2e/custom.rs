@@ -117,6 +117,7 @@ fn the_worker_lists_the_custom_mutators() {
             "symbol": "LLVMFuzzerTestOneInput",
             "args": ["[]byte"],
             "trace_cmp": true,
+            "coverage": true,
         });
         if !mutators.is_empty() {
             v["mutators"] = serde_json::json!(mutators);
@@ -145,6 +146,7 @@ fn the_worker_lists_the_custom_mutators() {
                 "symbol": "FuzzEval",
                 "args": ["custom(expr)"],
                 "trace_cmp": true,
+                "coverage": true,
                 "mutators": ["fuzz_mutate_expr"],
             })]
         );
@@ -675,6 +677,7 @@ FUZZ_TARGET(FuzzWord, "custom(word), int64") {
                 "symbol": "FuzzWord",
                 "args": ["custom(word)", "int64"],
                 "trace_cmp": false,
+                "coverage": false,
                 "mutators": ["fuzz_mutate_word"],
             })]
         );

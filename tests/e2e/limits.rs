@@ -285,3 +285,76 @@ fn limits_of_zero_mean_no_limit() {
     }
     assert!(w.cache_entries().is_empty(), "refused runs wrote nothing");
 }
+
+#[test]
+fn a_library_without_coverage_instrumentation_is_not_fuzzed_but_replays() {
+    let d = tempdir();
+    let lib = gcc_so(
+        d.path(),
+        "libplain.so",
+        "#include <stddef.h>\n#include <stdint.h>\n\
+         int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return n > 3 && d[0] == 'x'; }\n",
+    );
+    let work = d.path().join("work");
+    std::fs::create_dir_all(work.join("testdata/fuzz/plain")).unwrap();
+    std::fs::write(
+        work.join("testdata/fuzz/plain/seed"),
+        "go test fuzz v1\n[]byte(\"abc\")\n",
+    )
+    .unwrap();
+    let before = snapshot(&work);
+    let cache = d.path().join("cache");
+    let r = run_in(
+        &work,
+        "fuzz-run",
+        &[
+            "-fuzz",
+            ".",
+            "-fuzztime",
+            "2s",
+            "-fuzzcachedir",
+            cache.to_str().unwrap(),
+            &lib,
+        ],
+    )
+    .expect(2);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("fuzz-run: ")
+            && r.stderr
+                .contains("libplain.so: the library has no coverage instrumentation")
+            && r.stderr.contains("-fsanitize-coverage="),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        snapshot(&work),
+        before,
+        "fuzz-run changed the work directory"
+    );
+    assert!(
+        !cache.exists(),
+        "fuzz-run made a cache for a run it refused"
+    );
+    // fuzz-worker says so in its listing; replay still runs the seeds.
+    let listed = run_in(&work, "fuzz-worker", &["list", "-json", &lib]).expect(0);
+    assert!(
+        listed.out().contains("\"coverage\":false"),
+        "{}",
+        listed.out()
+    );
+    let r = run_in(&work, "fuzz-run", &["-v", &lib]).expect(0);
+    assert!(r.out().contains("--- PASS: plain/seed"), "{}", r.out());
+    // An instrumented library lists as such.
+    let listed = run_in(
+        &work,
+        "fuzz-worker",
+        &["list", "-json", &example_lib("libc_parse_gcc.so")],
+    )
+    .expect(0);
+    assert!(
+        listed.out().contains("\"coverage\":true"),
+        "{}",
+        listed.out()
+    );
+}

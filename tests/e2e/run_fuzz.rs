@@ -526,8 +526,9 @@ fn a_worker_that_cannot_start_is_misuse_not_a_finding() {
     )
     .unwrap();
     let lib = w.path().join("libinit.so");
+    // Instrumented (gcc's trace-pc), or fuzz-run would refuse it first.
     let out = std::process::Command::new(require_tool("gcc"))
-        .args(["-shared", "-fPIC", "-o"])
+        .args(["-shared", "-fPIC", "-fsanitize-coverage=trace-pc", "-o"])
         .arg(&lib)
         .arg(&src)
         .output()

@@ -120,27 +120,6 @@ fn has(text: &str, needle: &str) {
     assert!(text.contains(needle), "want {needle:?} in:\n{text}");
 }
 
-/// Compiles C source into a shared object in `dir` with gcc (no coverage
-/// instrumentation, no -z defs: undefined references stay undefined).
-fn gcc_so(dir: &Path, name: &str, source: &str) -> String {
-    require_tool("gcc");
-    let c = dir.join(format!("{name}.c"));
-    std::fs::write(&c, source).unwrap();
-    let so = dir.join(name);
-    let out = Command::new("gcc")
-        .args(["-shared", "-fPIC", "-O1", "-o"])
-        .arg(&so)
-        .arg(&c)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "gcc failed building {name}:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    so.to_str().unwrap().to_string()
-}
-
 // ------------------------------------------------------------ planted bugs
 
 #[test]
@@ -763,6 +742,7 @@ fn list_typed_rust_library() {
             "symbol": "FuzzRecord",
             "args": ["string", "int64", "[]byte"],
             "trace_cmp": true,
+            "coverage": true,
         })
     );
     assert_eq!(
@@ -793,6 +773,7 @@ fn list_libfuzzer_library_is_named_after_its_file() {
             "symbol": "LLVMFuzzerTestOneInput",
             "args": ["[]byte"],
             "trace_cmp": true,
+            "coverage": true,
         })]
     );
     // DESIGN.md: without a leading `lib`, without `.so` and what follows.

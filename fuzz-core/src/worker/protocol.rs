@@ -101,6 +101,10 @@ pub struct Listed {
     /// The library calls the trace-cmp callbacks (`-cmp_lib` needs them).
     #[serde(default)]
     pub trace_cmp: bool,
+    /// The library has SanitizerCoverage instrumentation of some kind (it
+    /// calls a `__sanitizer_cov_*` function): without, fuzzing is blind.
+    #[serde(default)]
+    pub coverage: bool,
     /// The target's own mutators, by symbol.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mutators: Vec<String>,
