@@ -5,7 +5,7 @@
 #   examples/build.sh OUTDIR
 #
 # Needs cargo/rustc (stable), gcc and clang-19. Without clang-19 the
-# clang-only variants (libc_parse_clang*.so, libc_parse_fnl*.so,
+# clang-only variants (libc_parse_clang*.so, libc_stuck.so, libc_parse_fnl*.so,
 # libc_asan*.so, libcmp_c_clang*.so, libcustom_*.so) are skipped with a
 # note on stderr;
 # everything else is required, and a missing compiler is an error.
@@ -43,7 +43,7 @@ if command -v "$CLANG" >/dev/null; then
 else
     HAVE_CLANG=0
     echo "examples/build.sh: note: $CLANG not found; skipping the clang-19 variants" \
-        "(libc_parse_clang*, libc_parse_fnl*, libc_asan*, libcmp_c_clang*, libcustom_*);" \
+        "(libc_parse_clang*, libc_stuck, libc_parse_fnl*, libc_asan*, libcmp_c_clang*, libcustom_*);" \
         "install it with: apt-get install clang-19" >&2
 fi
 
@@ -115,6 +115,7 @@ build_c libscript.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/script.c"
 if [ "$HAVE_CLANG" = 1 ]; then
     build_c libc_parse_clang.so "$CLANG" "${CLANG_COV[@]}" "$HERE/c/parse.c"
     build_c libc_parse_clang_fixed.so "$CLANG" "${CLANG_COV[@]}" -DFIXED "$HERE/c/parse.c"
+    build_c libc_stuck.so "$CLANG" "${CLANG_COV[@]}" "$HERE/c/stuck.c"
     build_c libc_parse_fnl.so "$CLANG" -fsanitize=fuzzer-no-link "$HERE/c/parse.c"
     build_c libc_parse_fnl_fixed.so "$CLANG" -fsanitize=fuzzer-no-link -DFIXED "$HERE/c/parse.c"
     build_c libc_asan.so "$CLANG" -fsanitize=address -shared-libasan "${CLANG_COV[@]}" "$HERE/c/asan.c"

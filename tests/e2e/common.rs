@@ -210,7 +210,7 @@ impl Rng {
 }
 
 /// Every library `examples/build.sh` builds (with clang-19 present).
-pub const EXAMPLE_LIBRARIES: [&str; 26] = [
+pub const EXAMPLE_LIBRARIES: [&str; 27] = [
     "librust_typed.so",
     "librust_typed_fixed.so",
     "librust_bytes.so",
@@ -221,6 +221,7 @@ pub const EXAMPLE_LIBRARIES: [&str; 26] = [
     "libc_parse_gcc_fixed.so",
     "libc_parse_clang.so",
     "libc_parse_clang_fixed.so",
+    "libc_stuck.so",
     "libc_parse_fnl.so",
     "libc_parse_fnl_fixed.so",
     "libc_asan.so",
