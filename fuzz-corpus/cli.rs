@@ -78,7 +78,8 @@ pub enum Command {
         srcs: Vec<PathBuf>,
     },
     /// Report which functions of a target library the entries reach: covered blocks of each
-    /// function, least covered first, and the totals; -html also draws it.
+    /// function, least covered first, and the totals; -html also draws it, -lines shows one
+    /// function's source, -diff compares with another corpus.
     Cover {
         /// The target library, built with -fsanitize-coverage=inline-8bit-counters,pc-table (add -g
         /// for source lines).
@@ -95,10 +96,18 @@ pub enum Command {
             value_parser = fuzz_core::duration::parse
         )]
         timeout: std::time::Duration,
-        /// Also write the report as a self-contained HTML page to FILE; - writes the page to stdout
-        /// instead of the listing.
+        /// Also write the report as a self-contained HTML page to FILE, each function opening to
+        /// its source lines; - writes the page to stdout instead of the listing.
         #[arg(long = "html", value_name = "FILE")]
         html: Option<PathBuf>,
+        /// Print the source of the function FUNC instead of the listing, each line marked covered
+        /// (>), partly covered (~) or not reached (!), with the entries that reach it.
+        #[arg(long = "lines", value_name = "FUNC", conflicts_with = "diff")]
+        lines: Option<String>,
+        /// Print what the corpus reaches that the corpus OLD does not (+) and the reverse (-), by
+        /// function and line, instead of the listing.
+        #[arg(long = "diff", value_name = "OLD")]
+        diff: Option<PathBuf>,
         /// Corpus directories or single files.
         #[arg(value_name = "DIR", required = true)]
         dirs: Vec<PathBuf>,

@@ -7,22 +7,83 @@
 //! pc-table` says which basic block of the library each counter is
 //! (`fuzz_core::search::pctable`); the blocks are grouped into functions at their
 //! entry blocks, and the functions named from the ELF file
-//! (`symbols.rs`). Everything is read and checked before anything runs,
-//! and the HTML report is written only once the whole report is made.
+//! (`symbols.rs`), and, for the page, `-lines` and `-diff`, placed on
+//! their source lines (`source_lines.rs`). Everything is read and checked
+//! before anything runs, and the HTML report is written only once the
+//! whole report is made.
 
-use crate::{corpus_files, TOOL};
+use crate::cover_hits::{self, Hits, Places};
+use crate::source_lines::{self, Placed};
+use crate::sources::Sources;
+use crate::symbols::Symbol;
+use crate::{corpus_files, cover_diff, cover_text, TOOL};
 use fuzz_cli::io::is_stdio;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::search::pctable::{self, PcEntry};
 use fuzz_core::store::corpus::Entry;
 use fuzz_core::worker::client::Session;
-use fuzz_core::worker::crash::DeathKind;
-use fuzz_core::worker::protocol::{Exec, Request, Response};
 use fuzz_core::{format::codec, store::fsutil, ArgType};
-use std::collections::HashMap;
-use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// One basic block (a PC table entry) and whether any entry ran it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Its index in the PC table.
+    pub index: usize,
+    /// Its module-relative address.
+    pub offset: u64,
+    pub hit: bool,
+}
+
+/// A source line of a function that holds code (`source_lines.rs`).
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// Index into `Report::files`.
+    pub file: usize,
+    pub number: u32,
+    /// The blocks that start on the line; none when its code belongs to
+    /// blocks that start elsewhere.
+    pub blocks: Vec<Block>,
+    /// How many corpus entries run one of its blocks.
+    pub entries: usize,
+}
+
+/// How much of a line the corpus reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// Every block that starts on it ran.
+    Covered,
+    /// Some of them ran.
+    Partly,
+    /// None ran.
+    NotReached,
+    /// It holds code but starts no block, in a function partly covered:
+    /// its code runs as part of blocks whose counts do not say.
+    Unknown,
+}
+
+impl Mark {
+    /// The CSS class of the page (the same as a function's).
+    pub fn class(self) -> &'static str {
+        match self {
+            Mark::Covered => "full",
+            Mark::Partly => "part",
+            Mark::NotReached => "none",
+            Mark::Unknown => "code",
+        }
+    }
+    /// The one-character marker of `-lines` and `-diff`.
+    pub fn symbol(self) -> char {
+        match self {
+            Mark::Covered => '>',
+            Mark::Partly => '~',
+            Mark::NotReached => '!',
+            Mark::Unknown => '.',
+        }
+    }
+}
 
 /// One function of the library and how much of it the corpus reached.
 #[derive(Clone, Debug)]
@@ -36,6 +97,11 @@ pub struct Function {
     pub covered: usize,
     /// How many corpus entries reach it.
     pub reached_by: usize,
+    /// Its source lines with code, in order of file and line (empty
+    /// unless lines were asked for, or without debug information).
+    pub lines: Vec<Line>,
+    /// Its blocks the line table does not place.
+    pub unplaced: Vec<Block>,
 }
 
 impl Function {
@@ -47,6 +113,33 @@ impl Function {
             (Some(f), Some(l)) => format!("{f}:{l}"),
             (Some(f), None) => f.clone(),
             _ => format!("0x{:x}", self.offset),
+        }
+    }
+
+    /// A line's mark. A line that starts no block is marked only when
+    /// the whole function is reached or is not.
+    pub fn mark(&self, line: &Line) -> Mark {
+        let (hit, all) = if line.blocks.is_empty() {
+            (self.covered, self.blocks)
+        } else {
+            let hit = line.blocks.iter().filter(|b| b.hit).count();
+            (hit, line.blocks.len())
+        };
+        match (hit, line.blocks.is_empty()) {
+            (0, _) => Mark::NotReached,
+            (h, _) if h == all => Mark::Covered,
+            (_, true) => Mark::Unknown,
+            _ => Mark::Partly,
+        }
+    }
+
+    /// The entries that reach a line, where the counts say: for a line
+    /// that starts no block, only 0 in a function not reached.
+    pub fn line_entries(&self, line: &Line) -> Option<usize> {
+        if line.blocks.is_empty() {
+            (self.covered == 0).then_some(0)
+        } else {
+            Some(line.entries)
         }
     }
 }
@@ -62,6 +155,9 @@ pub struct Report {
     pub entries: usize,
     pub skipped: usize,
     pub functions: Vec<Function>,
+    /// The source files lines are in, as the debug information names
+    /// them (`Line::file` indexes it).
+    pub files: Vec<String>,
 }
 
 /// Totals: (covered functions, functions, covered blocks, blocks).
@@ -95,85 +191,237 @@ pub fn percent(part: usize, whole: usize) -> String {
     format!("{}.{}%", tenths / 10, tenths % 10)
 }
 
-pub fn run(
-    lib: &Path,
-    target: Option<&str>,
-    timeout: Duration,
-    html: Option<&Path>,
-    dirs: &[PathBuf],
-) -> Result<Status, CliError> {
-    // Everything is read and checked before anything runs.
-    let entries = read_entries(dirs)?;
-    if let Some(out) = html.filter(|p| !is_stdio(p)) {
-        check_output(out)?;
+/// What `fuzz-corpus cover` was asked for.
+pub struct Options<'a> {
+    pub lib: &'a Path,
+    pub target: Option<&'a str>,
+    pub timeout: Duration,
+    pub html: Option<&'a Path>,
+    /// `-lines FUNC`: print that function's source instead of the listing.
+    pub lines: Option<&'a str>,
+    /// `-diff OLD`: print what the corpus reaches that OLD does not, and
+    /// the reverse, instead of the listing.
+    pub diff: Option<&'a Path>,
+    pub dirs: &'a [PathBuf],
+}
+
+/// What is read and checked before anything runs.
+struct Prepared {
+    entries: Vec<Entry>,
+    old: Option<Vec<Entry>>,
+    worker: PathBuf,
+    table: Vec<PcEntry>,
+    ranges: Vec<Range<usize>>,
+    layout: Layout,
+    /// `-lines FUNC`: the functions it names.
+    selected: Vec<usize>,
+}
+
+/// The library's functions, named, and their lines when asked for.
+struct Layout {
+    symbols: Vec<Symbol>,
+    files: Vec<String>,
+    placed: Vec<Placed>,
+}
+
+pub fn run(o: &Options) -> Result<Status, CliError> {
+    let p = prepare(o)?;
+    let start = Instant::now();
+    fuzz_cli::interrupt::install();
+    let stop = fuzz_cli::interrupt::interrupted;
+    let scratch = fuzz_cli::scratch::dir()?;
+    let all = p.entries.iter().chain(p.old.iter().flatten());
+    let capacity = all.map(|e| e.bytes.len()).max().unwrap_or(0) + 4096;
+    let mut session = Session::start(&p.worker, o.lib, o.target, scratch.path(), capacity, stop)
+        .map_err(|e| CliError::misuse(format!("{}: {e}", o.lib.display())))?;
+    let types: Vec<ArgType> = session.desc.args.clone();
+    for e in p.entries.iter().chain(p.old.iter().flatten()) {
+        if let Ok(values) = &e.values {
+            codec::check_types(values, &types)
+                .map_err(|err| CliError::from(err.in_file(&e.path)))?;
+        }
     }
-    std::fs::metadata(lib).map_err(|e| CliError::io(lib, &e))?;
-    let worker_bin = fuzz_cli::find_worker::path()?;
-    let table = read_pc_table(&worker_bin, lib)?;
+    let places = Places::new(&p.table, &p.ranges, &p.layout.placed);
+    let hits = cover_hits::run_entries(&mut session, &p.entries, o.timeout, &places)?;
+    let old_hits = match &p.old {
+        Some(old) => Some(cover_hits::run_entries(
+            &mut session,
+            old,
+            o.timeout,
+            &places,
+        )?),
+        None => None,
+    };
+    let target_name = session.desc.name.clone();
+    session.stop();
+    for w in hits
+        .warnings
+        .iter()
+        .chain(old_hits.iter().flat_map(|h| &h.warnings))
+    {
+        fuzz_cli::exit::warn(TOOL, w);
+    }
+    let report = Report {
+        library: crate::file_name(o.lib),
+        target: target_name,
+        corpus: o.dirs.iter().map(|d| d.display().to_string()).collect(),
+        entries: p.entries.len(),
+        skipped: hits.skipped,
+        functions: functions(&p, &hits),
+        files: p.layout.files.clone(),
+    };
+    output(o, &p, &report, old_hits.as_ref())?;
+    let old = p.old.as_ref().zip(old_hits.as_ref());
+    eprintln!("{TOOL}: {}", summary(&report, old, start.elapsed()));
+    Ok(Status::Success)
+}
+
+/// The line on stderr that ends a run: what ran, how long, the totals.
+fn summary(r: &Report, old: Option<(&Vec<Entry>, &Hits)>, took: Duration) -> String {
+    let entries = |n: usize| format!("{n} {}", if n == 1 { "entry" } else { "entries" });
+    let old = match old {
+        Some((old, h)) => format!(
+            ", {} of -diff's ({} skipped)",
+            entries(old.len()),
+            h.skipped
+        ),
+        None => String::new(),
+    };
+    let (cf, f, cb, b) = totals(&r.functions);
+    format!(
+        "ran {} ({} skipped){old} in {:.1}s: {cf}/{f} functions, {cb}/{b} blocks covered",
+        entries(r.entries),
+        r.skipped,
+        took.as_secs_f64()
+    )
+}
+
+/// Reads and checks everything before anything runs: the corpus (and
+/// -diff's), the output's directory, the library's PC table, names and
+/// lines, and -lines' function.
+fn prepare(o: &Options) -> Result<Prepared, CliError> {
+    let entries = read_entries(o.dirs)?;
+    let old = match o.diff {
+        Some(d) => Some(
+            read_entries(std::slice::from_ref(&d.to_path_buf()))
+                .map_err(|e| CliError::misuse(format!("-diff {e}")))?,
+        ),
+        None => None,
+    };
+    if let Some(out) = o.html {
+        if is_stdio(out) {
+            if let Some(flag) = [(o.lines.is_some(), "-lines"), (o.diff.is_some(), "-diff")]
+                .iter()
+                .find_map(|&(given, flag)| given.then_some(flag))
+            {
+                return Err(CliError::misuse(format!(
+                    "-html - and {flag} both write to stdout: give -html a file"
+                )));
+            }
+        } else {
+            check_output(out)?;
+        }
+    }
+    std::fs::metadata(o.lib).map_err(|e| CliError::io(o.lib, &e))?;
+    let worker = fuzz_cli::find_worker::path()?;
+    let table = read_pc_table(&worker, o.lib)?;
     if table.is_empty() {
         return Err(CliError::misuse(format!(
             "{}: has no PC table to name covered blocks by: build it with \
              -fsanitize-coverage=inline-8bit-counters,pc-table (or -fsanitize=fuzzer-no-link); \
              trace-pc-guard and gcc's trace-pc builds have none",
+            o.lib.display()
+        )));
+    }
+    let ranges = pctable::functions(&table);
+    let want_lines = o.html.is_some() || o.lines.is_some() || o.diff.is_some();
+    let layout = layout(o.lib, &table, &ranges, want_lines)?;
+    let selected = match o.lines {
+        Some(name) => select(&layout.symbols, name, o.lib)?,
+        None => Vec::new(),
+    };
+    Ok(Prepared {
+        entries,
+        old,
+        worker,
+        table,
+        ranges,
+        layout,
+        selected,
+    })
+}
+
+/// Names the functions and, when `want_lines`, places their blocks on
+/// source lines.
+fn layout(
+    lib: &Path,
+    table: &[PcEntry],
+    ranges: &[Range<usize>],
+    want_lines: bool,
+) -> Result<Layout, CliError> {
+    crate::symbols::with_lookup(lib, |lookup| {
+        let symbols = ranges
+            .iter()
+            .map(|r| lookup.symbol(table[r.start].offset))
+            .collect();
+        let (files, placed) = if want_lines {
+            let (files, placed) = source_lines::place_all(lookup, table, ranges);
+            (files.paths, placed)
+        } else {
+            (Vec::new(), vec![Placed::default(); ranges.len()])
+        };
+        Layout {
+            symbols,
+            files,
+            placed,
+        }
+    })
+    .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))
+}
+
+/// The functions `-lines FUNC` names: those of that name, else those
+/// whose name ends in `::FUNC` (a Rust or C++ path), else the one whose
+/// entry is at the address FUNC (`0x…`, as the listing shows a function
+/// without a name).
+fn select(symbols: &[Symbol], name: &str, lib: &Path) -> Result<Vec<usize>, CliError> {
+    let find = |pred: &dyn Fn(&Symbol) -> bool| -> Vec<usize> {
+        (0..symbols.len()).filter(|&i| pred(&symbols[i])).collect()
+    };
+    let mut found = find(&|s| s.name == name);
+    if found.is_empty() && !name.is_empty() {
+        let suffix = format!("::{name}");
+        found = find(&|s| s.name.ends_with(&suffix));
+    }
+    if found.is_empty() {
+        return Err(CliError::misuse(format!(
+            "-lines {name}: no function of that name in {} (the listing names them)",
             lib.display()
         )));
     }
+    Ok(found)
+}
 
-    let scratch = fuzz_cli::scratch::dir()?;
-    let capacity = entries.iter().map(|e| e.bytes.len()).max().unwrap_or(0) + 4096;
-    fuzz_cli::interrupt::install();
-    let stop = fuzz_cli::interrupt::interrupted;
-    let mut session = Session::start(&worker_bin, lib, target, scratch.path(), capacity, stop)
-        .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
-    let types: Vec<ArgType> = session.desc.args.clone();
-    for e in &entries {
-        let values = e.values.as_ref().expect("checked above");
-        codec::check_types(values, &types).map_err(|err| CliError::from(err.in_file(&e.path)))?;
-    }
-
-    let start = Instant::now();
-    let ranges = pctable::functions(&table);
-    let hits = run_entries(&mut session, &entries, timeout, &table, &ranges)?;
-    let target_name = session.desc.name.clone();
-    session.stop();
-    for w in &hits.warnings {
-        fuzz_cli::exit::warn(TOOL, w);
-    }
-
-    let report = Report {
-        library: lib
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| lib.display().to_string()),
-        target: target_name,
-        corpus: dirs.iter().map(|d| d.display().to_string()).collect(),
-        entries: entries.len(),
-        skipped: hits.skipped,
-        functions: functions(lib, &table, &ranges, hits.hit, hits.reached_by)?,
-    };
-    match html {
-        Some(p) if is_stdio(p) => {
-            fuzz_cli::io::write_stdout(crate::cover_html::render(&report).as_bytes())?
+/// Writes what was asked for: the listing, or -lines' or -diff's text,
+/// and the page.
+fn output(o: &Options, p: &Prepared, r: &Report, old: Option<&Hits>) -> Result<(), CliError> {
+    let lib_time = std::fs::metadata(o.lib).and_then(|m| m.modified()).ok();
+    let mut sources = Sources::new(&r.files, lib_time);
+    let page = o.html.map(|_| crate::cover_html::render(r, &mut sources));
+    match (o.html, &page) {
+        (Some(out), Some(page)) if is_stdio(out) => {
+            return fuzz_cli::io::write_stdout(page.as_bytes());
         }
-        Some(p) => {
-            print_listing(&report)?;
-            fsutil::write_atomic(p, crate::cover_html::render(&report).as_bytes())?;
-        }
-        None => print_listing(&report)?,
+        _ => {}
     }
-    let (cf, f, cb, b) = totals(&report.functions);
-    eprintln!(
-        "{TOOL}: ran {} {} ({} skipped) in {:.1}s: {cf}/{f} functions, {cb}/{b} blocks covered",
-        report.entries,
-        if report.entries == 1 {
-            "entry"
-        } else {
-            "entries"
-        },
-        report.skipped,
-        start.elapsed().as_secs_f64()
-    );
-    Ok(Status::Success)
+    match old {
+        Some(old) => cover_diff::print(r, &old.hit, &mut sources)?,
+        None if o.lines.is_some() => cover_text::print_lines(r, &p.selected, &mut sources)?,
+        None => cover_text::print_listing(r)?,
+    }
+    if let (Some(out), Some(page)) = (o.html, &page) {
+        fsutil::write_atomic(out, page.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Every corpus file, read, each of which must parse.
@@ -190,132 +438,48 @@ fn read_entries(dirs: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
     Ok(entries)
 }
 
-/// What running the entries showed.
-struct Hits {
-    /// Per PC table entry (block): whether any entry reached it.
-    hit: Vec<bool>,
-    /// Per function: how many entries reached it.
-    reached_by: Vec<usize>,
-    /// Entries that crashed or hung.
-    skipped: usize,
-    warnings: Vec<String>,
-}
-
-/// Runs every entry and marks the blocks its features name. A failing
-/// entry's coverage counts (with a warning); a crash or hang skips it.
-fn run_entries(
-    session: &mut Session,
-    entries: &[Entry],
-    timeout: Duration,
-    table: &[PcEntry],
-    ranges: &[std::ops::Range<usize>],
-) -> Result<Hits, CliError> {
-    // Which function each counter's block belongs to, and where.
-    let mut where_is: HashMap<u32, (usize, usize)> = HashMap::with_capacity(table.len());
-    for (f, r) in ranges.iter().enumerate() {
-        for i in r.clone() {
-            where_is.insert(table[i].counter, (f, i));
-        }
-    }
-    let mut hits = Hits {
-        hit: vec![false; table.len()],
-        reached_by: vec![0usize; ranges.len()],
-        skipped: 0,
-        warnings: Vec::new(),
-    };
-    for e in entries {
-        let values = e.values.as_ref().expect("checked above");
-        let Ok(text) = String::from_utf8(codec::encode(values)) else {
-            continue;
-        };
-        let features = match session.call(&Request::Run { id: 0, entry: text }, timeout) {
-            Ok(Response::Ran {
-                outcome, features, ..
-            }) => {
-                if let Exec::Failed { message } = outcome {
-                    hits.warnings.push(format!(
-                        "{}: fails: {} (its coverage counts)",
-                        e.path.display(),
-                        message.lines().next().unwrap_or("")
-                    ));
-                }
-                features
-            }
-            Ok(Response::Error { message, .. }) => {
-                hits.skipped += 1;
-                hits.warnings
-                    .push(format!("skipped {}: {message}", e.path.display()));
-                continue;
-            }
-            Ok(other) => {
-                hits.skipped += 1;
-                hits.warnings.push(format!(
-                    "skipped {}: the worker answered {other:?}",
-                    e.path.display()
-                ));
-                continue;
-            }
-            // Ctrl-C (or SIGTERM, SIGHUP): stop within a fraction of a second.
-            Err(death) if death.kind == DeathKind::Stopped => return Err(CliError::interrupted()),
-            Err(death) => {
-                hits.skipped += 1;
-                hits.warnings
-                    .push(format!("skipped {}: {}", e.path.display(), death.kind));
-                continue;
-            }
-        };
-        let mut reached: Vec<usize> = Vec::new();
-        for f in features {
-            if let Some(&(func, i)) = where_is.get(&pctable::counter_of(f)) {
-                hits.hit[i] = true;
-                reached.push(func);
-            }
-        }
-        reached.sort_unstable();
-        reached.dedup();
-        for func in reached {
-            hits.reached_by[func] += 1;
-        }
-    }
-    Ok(hits)
-}
-
-/// The library's functions (one per range of the PC table), named from
-/// its symbols, with the blocks the entries covered.
-fn functions(
-    lib: &Path,
-    table: &[PcEntry],
-    ranges: &[std::ops::Range<usize>],
-    hit: Vec<bool>,
-    reached_by: Vec<usize>,
-) -> Result<Vec<Function>, CliError> {
-    let offsets: Vec<u64> = ranges.iter().map(|r| table[r.start].offset).collect();
-    let symbols = crate::symbols::symbolize(lib, &offsets)
-        .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
+/// The library's functions, named, with the blocks and lines the entries
+/// covered.
+fn functions(p: &Prepared, hits: &Hits) -> Vec<Function> {
     let cwd = std::env::current_dir().ok();
-    Ok(ranges
+    let mut line_id = 0;
+    let block = |i: usize| Block {
+        index: i,
+        offset: p.table[i].offset,
+        hit: hits.hit[i],
+    };
+    p.ranges
         .iter()
-        .zip(symbols)
-        .zip(reached_by)
-        .map(|((r, sym), reached_by)| {
-            let mut covered = hit[r.clone()].iter().filter(|&&h| h).count();
-            // A function's entry block runs before any other of its
-            // blocks; its 8-bit counter may still read 0, having wrapped
-            // after a multiple of 256 runs in one execution.
-            if covered > 0 && !hit[r.start] {
-                covered += 1;
-            }
+        .zip(&p.layout.symbols)
+        .zip(&p.layout.placed)
+        .enumerate()
+        .map(|(f, ((r, sym), placed))| {
+            let lines = placed
+                .lines
+                .iter()
+                .map(|l| {
+                    line_id += 1;
+                    Line {
+                        file: l.file,
+                        number: l.number,
+                        blocks: l.blocks.iter().map(|&i| block(i)).collect(),
+                        entries: hits.line_entries[line_id - 1],
+                    }
+                })
+                .collect();
             Function {
-                name: sym.name,
-                file: sym.file.map(|f| shorten(&f, cwd.as_deref())),
+                name: sym.name.clone(),
+                file: sym.file.as_deref().map(|f| shorten(f, cwd.as_deref())),
                 line: sym.line,
-                offset: table[r.start].offset,
+                offset: p.table[r.start].offset,
                 blocks: r.len(),
-                covered,
-                reached_by,
+                covered: hits.hit[r.clone()].iter().filter(|&&h| h).count(),
+                reached_by: hits.func_entries[f],
+                lines,
+                unplaced: placed.unplaced.iter().map(|&i| block(i)).collect(),
             }
         })
-        .collect())
+        .collect()
 }
 
 /// Refuses an output file that cannot be written, before anything runs.
@@ -367,51 +531,11 @@ fn read_pc_table(worker: &Path, lib: &Path) -> Result<Vec<PcEntry>, CliError> {
 }
 
 /// A source path as shown: relative to the current directory when below it.
-fn shorten(file: &str, cwd: Option<&Path>) -> String {
+pub fn shorten(file: &str, cwd: Option<&Path>) -> String {
     if let Some(rest) = cwd.and_then(|c| Path::new(file).strip_prefix(c).ok()) {
         return rest.display().to_string();
     }
     file.to_string()
-}
-
-/// The listing: least covered first, then by place, with the totals last.
-fn print_listing(report: &Report) -> Result<(), CliError> {
-    let mut order: Vec<&Function> = report.functions.iter().collect();
-    order.sort_by(|a, b| {
-        (a.covered * b.blocks)
-            .cmp(&(b.covered * a.blocks))
-            .then_with(|| a.file.cmp(&b.file))
-            .then_with(|| a.line.cmp(&b.line))
-            .then_with(|| a.name.cmp(&b.name))
-    });
-    let fraction = |f: &Function| format!("{}/{}", f.covered, f.blocks);
-    let fw = order.iter().map(|f| fraction(f).len()).max().unwrap_or(0);
-    let nw = order
-        .iter()
-        .map(|f| f.name.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(48);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for f in &order {
-        let line = format!(
-            "{:>fw$} {:>6}  {:<nw$}  {}",
-            fraction(f),
-            percent(f.covered, f.blocks),
-            f.name,
-            f.location()
-        );
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    let (cf, f, cb, b) = totals(&report.functions);
-    writeln!(
-        out,
-        "covered: {cf}/{f} functions ({}), {cb}/{b} blocks ({})",
-        percent(cf, f),
-        percent(cb, b)
-    )?;
-    out.flush()?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 //! differ in colour and mark. The page is the same for the same report
 //! (no timestamps), so two reports compare with diff.
 
-use crate::cover::{percent, totals, Function, Report};
+use crate::cover::{percent, totals, Function, Line, Mark, Report};
+use crate::cover_text::{addresses, by_file};
+use crate::sources::Sources;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -83,19 +85,21 @@ pub fn name_prefix(name: &str) -> String {
 /// below the current directory (the project's own, shown relative) first,
 /// then other files (toolchain, dependencies), then functions without a
 /// file, by name prefix. The key: (by prefix, absolute path, file or prefix).
-type Groups<'a> = BTreeMap<(bool, bool, String), Vec<&'a Function>>;
+/// Each function with its place in the report, which the page's ids use
+/// (`f3`, its lines `f3-L42`).
+type Groups<'a> = BTreeMap<(bool, bool, String), Vec<(usize, &'a Function)>>;
 
 fn groups(r: &Report) -> Groups<'_> {
     let mut groups: Groups = BTreeMap::new();
-    for f in &r.functions {
+    for (i, f) in r.functions.iter().enumerate() {
         let key = match &f.file {
             Some(file) => (false, file.starts_with('/'), file.clone()),
             None => (true, false, name_prefix(&f.name)),
         };
-        groups.entry(key).or_default().push(f);
+        groups.entry(key).or_default().push((i, f));
     }
     for fs in groups.values_mut() {
-        fs.sort_by(|a, b| {
+        fs.sort_by(|(_, a), (_, b)| {
             a.line
                 .cmp(&b.line)
                 .then_with(|| a.name.cmp(&b.name))
@@ -106,17 +110,24 @@ fn groups(r: &Report) -> Groups<'_> {
 }
 
 /// The page.
-pub fn render(r: &Report) -> String {
+pub fn render(r: &Report, sources: &mut Sources) -> String {
     let groups = groups(r);
     let (cf, nf, cb, nb) = totals(&r.functions);
-    let mut h = String::with_capacity(4096 + r.functions.len() * 400);
-    header(&mut h, r);
+    let stops = stops(&groups);
+    let mut h = String::with_capacity(4096 + r.functions.len() * 2000);
+    header(&mut h, r, &stops);
     if r.functions.is_empty() {
         h.push_str("<p>The library has no instrumented functions.</p>\n");
     }
+    let mut page = Page {
+        h,
+        stops: &stops,
+        sources,
+    };
     for ((by_prefix, _, key), fs) in &groups {
-        group(&mut h, *by_prefix, key, fs);
+        group(&mut page, *by_prefix, key, fs);
     }
+    let mut h = page.h;
     let _ = write!(
         h,
         "</main>\n<footer>fuzz-corpus cover &middot; {} &middot; \
@@ -126,9 +137,45 @@ pub fn render(r: &Report) -> String {
     h
 }
 
+/// The page being written, and what its parts refer to.
+struct Page<'a, 'b> {
+    h: String,
+    /// The lines not fully covered, in page order, as their element ids.
+    stops: &'a [String],
+    sources: &'a mut Sources<'b>,
+}
+
+/// The element id of a function's line: `f3-L42` for a line of the
+/// function's own file, `f3-F2-L42` for another file's.
+fn line_id(func: usize, own_file: bool, l: &Line) -> String {
+    if own_file {
+        format!("f{func}-L{}", l.number)
+    } else {
+        format!("f{func}-F{}-L{}", l.file, l.number)
+    }
+}
+
+/// The lines not reached or partly covered, in the order the page shows
+/// them: the targets of its "next" links.
+fn stops(groups: &Groups) -> Vec<String> {
+    let mut out = Vec::new();
+    for fs in groups.values() {
+        for &(i, f) in fs {
+            for (k, (_, lines)) in by_file(f).into_iter().enumerate() {
+                for l in lines {
+                    if matches!(f.mark(l), Mark::NotReached | Mark::Partly) {
+                        out.push(line_id(i, k == 0, l));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The head of the page: title, what ran, the two totals as cards, the
 /// legend.
-fn header(h: &mut String, r: &Report) {
+fn header(h: &mut String, r: &Report, stops: &[String]) {
     let (cf, nf, cb, nb) = totals(&r.functions);
     let title = format!("Coverage of {}", r.library);
     let _ = write!(
@@ -181,14 +228,32 @@ fn header(h: &mut String, r: &Report) {
         "<p class=\"legend\"><span class=\"mark none\"></span> not reached \
          <span class=\"mark part\"></span> partly covered \
          <span class=\"mark full\"></span> fully covered \
-         <label for=\"hidefull\">hide fully covered functions</label></p>\n</header>\n<main>\n",
+         <span class=\"dot\">&middot;</span> code whose blocks start on other lines \
+         <label for=\"hidefull\">hide fully covered functions</label></p>\n",
     );
+    match stops.first() {
+        Some(first) => {
+            let _ = writeln!(
+                h,
+                "<p class=\"stops\">{} {} not fully covered: open a function for its source, \
+                 or <a href=\"#{first}\">go to the first</a> and follow the &darr; links.</p>",
+                stops.len(),
+                if stops.len() == 1 { "line" } else { "lines" }
+            );
+        }
+        None if r.functions.iter().any(|f| !f.lines.is_empty()) => {
+            h.push_str("<p class=\"stops\">Every line with a block is covered.</p>\n");
+        }
+        None => {}
+    }
+    h.push_str("</header>\n<main>\n");
 }
 
 /// One group (a source file or a name prefix): a summary line with its
-/// totals, opened when it is partly covered, over a table of its functions.
-fn group(h: &mut String, by_prefix: bool, key: &str, fs: &[&Function]) {
-    let (gcf, gnf, gcb, gnb) = totals(fs.iter().copied());
+/// totals, opened when it is partly covered, over its functions, each of
+/// which opens to its source.
+fn group(p: &mut Page, by_prefix: bool, key: &str, fs: &[(usize, &Function)]) {
+    let (gcf, gnf, gcb, gnb) = totals(fs.iter().map(|&(_, f)| f));
     let open = if gcb > 0 && gcb < gnb { " open" } else { "" };
     let label = if by_prefix {
         format!("<span class=\"gname prefix\">{}</span>", esc(key))
@@ -196,7 +261,7 @@ fn group(h: &mut String, by_prefix: bool, key: &str, fs: &[&Function]) {
         format!("<span class=\"gname\">{}</span>", esc(key))
     };
     let _ = writeln!(
-        h,
+        p.h,
         "<details class=\"group {}\"{open}>\n<summary>{label}{}<span class=\"num\">{}</span>\
          <span class=\"num wide\">{gcf}/{gnf} functions, {gcb}/{gnb} blocks</span></summary>",
         state(gcb, gnb),
@@ -204,39 +269,158 @@ fn group(h: &mut String, by_prefix: bool, key: &str, fs: &[&Function]) {
         percent(gcb, gnb),
     );
     let _ = writeln!(
-        h,
-        "<table>\n<thead><tr><th></th><th>function</th><th>{}</th><th>blocks</th><th></th>\
-         <th class=\"num\">%</th>\
-         <th class=\"num\" title=\"corpus entries that reach the function\">entries</th>\
-         </tr></thead>\n<tbody>",
+        p.h,
+        "<div class=\"fns\">\n<div class=\"row fhead\"><span></span><span>function</span>\
+         <span class=\"num\">{}</span><span class=\"num\">blocks</span><span></span>\
+         <span class=\"num\">%</span>\
+         <span class=\"num\" title=\"corpus entries that reach the function\">entries</span></div>",
         if by_prefix { "address" } else { "line" }
     );
-    for f in fs {
-        let st = state(f.covered, f.blocks);
-        let mark = match st {
-            "none" => "&#x2717;",
-            "part" => "&#x25D0;",
-            _ => "&#x2713;",
+    for &(i, f) in fs {
+        function(p, by_prefix, i, f);
+    }
+    p.h.push_str("</div>\n</details>\n");
+}
+
+/// One function: a row that opens to its source lines.
+fn function(p: &mut Page, by_prefix: bool, i: usize, f: &Function) {
+    let st = state(f.covered, f.blocks);
+    let place = match (by_prefix, f.line) {
+        (false, Some(l)) => l.to_string(),
+        (false, None) => String::new(),
+        (true, _) => format!("0x{:x}", f.offset),
+    };
+    let _ = writeln!(
+        p.h,
+        "<details class=\"fn {st}\" id=\"f{i}\"><summary class=\"row\">\
+         <span class=\"mark-cell\">{}</span><span class=\"name\">{}</span>\
+         <span class=\"num place\">{place}</span><span class=\"num\">{}/{}</span>{}\
+         <span class=\"num\">{}</span><span class=\"num\">{}</span></summary>",
+        symbol(st),
+        esc(&f.name),
+        f.covered,
+        f.blocks,
+        bar(f.covered, f.blocks, "blocks"),
+        percent(f.covered, f.blocks),
+        f.reached_by
+    );
+    p.h.push_str("<div class=\"src\">\n");
+    for (k, (file, lines)) in by_file(f).into_iter().enumerate() {
+        source(p, i, f, k == 0, file, &lines);
+    }
+    if !f.unplaced.is_empty() {
+        p.h.push_str("<p class=\"blocks\">Blocks without a source line (build with -g for lines):");
+        for b in &f.unplaced {
+            let st = if b.hit { "full" } else { "none" };
+            let _ = write!(
+                p.h,
+                " <code class=\"blk {st}\">{} 0x{:x}</code>",
+                symbol(st),
+                b.offset
+            );
+        }
+        p.h.push_str("</p>\n");
+    }
+    p.h.push_str("</div>\n</details>\n");
+}
+
+/// The lines of one source file of a function: every line from its first
+/// with code to its last, each with its mark, the entries that reach it
+/// and a link to the next line not fully covered; without the file, only
+/// the lines with code, by their blocks' addresses.
+fn source(p: &mut Page, func: usize, f: &Function, own: bool, file: usize, lines: &[&Line]) {
+    let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
+        return;
+    };
+    let name = p.sources.name(file).to_string();
+    let src = p.sources.get(file);
+    if !own {
+        let _ = writeln!(p.h, "<p class=\"file\">in <code>{}</code></p>", esc(&name));
+    }
+    if let Some(note) = &src.note {
+        let _ = writeln!(p.h, "<p class=\"note\">{}</p>", esc(note));
+    }
+    let numbers: Vec<u32> = match src.lines {
+        Some(_) => (first.number..=last.number).collect(),
+        None => lines.iter().map(|l| l.number).collect(),
+    };
+    let mut rows = String::new();
+    let mut at = lines.iter().peekable();
+    for number in numbers {
+        let text = src.line(number).map(|t| esc(&String::from_utf8_lossy(t)));
+        let Some(l) = at.next_if(|l| l.number == number).copied() else {
+            let _ = writeln!(
+                rows,
+                "<tr><td class=\"ln\">{number}</td><td></td><td></td><td class=\"code\">{}</td>\
+                 <td></td></tr>",
+                text.unwrap_or_default()
+            );
+            continue;
         };
-        let place = match (by_prefix, f.line) {
-            (false, Some(l)) => l.to_string(),
-            (false, None) => String::new(),
-            (true, _) => format!("0x{:x}", f.offset),
+        let id = line_id(func, own, l);
+        let mark = f.mark(l);
+        let next = match p.stops.iter().position(|s| *s == id) {
+            Some(k) => format!(
+                "<a href=\"#{}\" title=\"next line not fully covered\">&darr;</a>",
+                p.stops[(k + 1) % p.stops.len()]
+            ),
+            None => String::new(),
         };
+        let text = text.unwrap_or_else(|| format!("<span class=\"addr\">{}</span>", addresses(l)));
         let _ = writeln!(
-            h,
-            "<tr class=\"{st}\"><td class=\"mark-cell\">{mark}</td><td class=\"name\">{}</td>\
-             <td class=\"num place\">{place}</td><td class=\"num\">{}/{}</td><td>{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-            esc(&f.name),
-            f.covered,
-            f.blocks,
-            bar(f.covered, f.blocks, "blocks"),
-            percent(f.covered, f.blocks),
-            f.reached_by
+            rows,
+            "<tr id=\"{id}\" class=\"{}\" title=\"{}\">\
+             <td class=\"ln\"><a href=\"#{id}\">{number}</a></td><td class=\"mk\">{}</td>\
+             <td class=\"cnt\">{}</td><td class=\"code\">{text}</td>\
+             <td class=\"next\">{next}</td></tr>",
+            mark.class(),
+            esc(&line_title(l, mark)),
+            symbol(mark.class()),
+            f.line_entries(l).map(|c| c.to_string()).unwrap_or_default(),
         );
     }
-    h.push_str("</tbody>\n</table>\n</details>\n");
+    let _ = writeln!(
+        p.h,
+        "<table class=\"lines\">\n<tbody>\n{rows}</tbody>\n</table>"
+    );
+}
+
+/// A line's tooltip: what its mark means there.
+fn line_title(l: &Line, mark: Mark) -> String {
+    let blocks = l
+        .blocks
+        .iter()
+        .map(|b| format!("0x{:x}", b.offset))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let ran = l.blocks.iter().filter(|b| b.hit).count();
+    match (l.blocks.is_empty(), mark) {
+        (true, Mark::NotReached) => "the function is not reached".to_string(),
+        (true, Mark::Covered) => "every block of the function ran".to_string(),
+        (true, _) => "code of blocks that start on other lines".to_string(),
+        (false, _) => format!(
+            "{ran} of {} {} starting here ran ({blocks}); {} {} reach it",
+            l.blocks.len(),
+            if l.blocks.len() == 1 {
+                "block"
+            } else {
+                "blocks"
+            },
+            l.entries,
+            if l.entries == 1 { "entry" } else { "entries" },
+        ),
+    }
+}
+
+/// The mark of a state: a cross, a half circle, a tick, or a dot for
+/// code whose coverage the counts do not tell.
+fn symbol(state: &str) -> &'static str {
+    match state {
+        "none" => "&#x2717;",
+        "part" => "&#x25D0;",
+        "full" => "&#x2713;",
+        _ => "&middot;",
+    }
 }
 
 const STYLE: &str = r#"
@@ -263,29 +447,67 @@ code, .name, .gname, .num { font-family: ui-monospace, SFMono-Regular, Menlo, Co
 .legend { color:var(--muted); display:flex; align-items:center; gap:.4rem; flex-wrap:wrap; }
 .legend label { margin-left:1.5rem; cursor:pointer; border:1px solid var(--line); border-radius:4px; padding:.1rem .5rem; user-select:none; }
 .mark { display:inline-block; width:.8rem; height:.8rem; border-radius:2px; margin-left:.6rem; }
+.dot { font-weight:700; margin-left:.6rem; }
 .mark.none { background:var(--none); } .mark.part { background:var(--part); } .mark.full { background:var(--full); }
 .toggle { position:absolute; opacity:0; pointer-events:none; }
 .toggle:checked ~ header .legend label { background:var(--card); border-color:var(--fg); }
 .toggle:checked ~ header .legend label::before { content:"\2713  "; }
-.toggle:checked ~ main tr.full, .toggle:checked ~ main details.group.full { display:none; }
+.toggle:checked ~ main details.fn.full,
+.toggle:checked ~ main details.group.full { display:none; }
 .bar { display:inline-block; width:10rem; height:8px; border-radius:4px; background:var(--track); overflow:hidden; vertical-align:middle; }
 .bar .fill { display:block; height:100%; background:var(--fill); }
+.stops { color:var(--muted); margin:.25rem 0 0; }
+a { color:inherit; }
 details.group { border:1px solid var(--line); border-left:6px solid var(--line); border-radius:6px; margin:.5rem 0; background:var(--bg); }
 details.group.none { border-left-color:var(--none); } details.group.part { border-left-color:var(--part); } details.group.full { border-left-color:var(--full); }
-summary { cursor:pointer; padding:.45rem .75rem; display:flex; align-items:center; gap:1rem; background:var(--card); border-radius:4px; }
+details.group > summary { cursor:pointer; padding:.45rem .75rem; display:flex; align-items:center;
+  gap:1rem; background:var(--card); border-radius:4px; }
 summary .gname { flex:1; font-weight:600; word-break:break-all; }
 summary .gname.prefix::before { content:"name prefix  "; font-weight:400; color:var(--muted); font-family:system-ui, sans-serif; }
 summary .num { color:var(--muted); white-space:nowrap; }
 summary .num.wide { min-width:15rem; text-align:right; }
-table { border-collapse:collapse; width:100%; }
-th { text-align:left; font-weight:500; color:var(--muted); border-bottom:1px solid var(--line); padding:.3rem .6rem; }
-td { padding:.2rem .6rem; border-top:1px solid var(--line); vertical-align:middle; }
-td.name { word-break:break-all; width:55%; }
+.row { display:grid; grid-template-columns:1.5rem minmax(10rem, 1fr) 5.5rem 5rem 10rem 4.5rem 4.5rem;
+  gap:0 .6rem; align-items:center; padding:.2rem .6rem; }
+.fhead { color:var(--muted); font-weight:500; border-bottom:1px solid var(--line); }
+details.fn { border-top:1px solid var(--line); }
+details.fn:first-of-type { border-top:0; }
+details.fn > summary { cursor:pointer; list-style:none; }
+details.fn > summary::-webkit-details-marker { display:none; }
+details.fn > summary .name::before { content:"\25B8\00A0"; color:var(--muted); }
+details.fn[open] > summary .name::before { content:"\25BE\00A0"; }
+details.fn[open] > summary { border-bottom:1px dashed var(--line); }
+.name { word-break:break-all; }
 .num { text-align:right; white-space:nowrap; }
-td.mark-cell { width:1.5rem; text-align:center; font-weight:700; }
-tr.none td.mark-cell, tr.none td.name { color:var(--none); } tr.none { background:var(--none-bg); }
-tr.part td.mark-cell { color:var(--part); } tr.part { background:var(--part-bg); }
-tr.full td.mark-cell { color:var(--full); }
+.mark-cell { text-align:center; font-weight:700; }
+details.fn.none > summary { background:var(--none-bg); }
+details.fn.none > summary .mark-cell, details.fn.none > summary .name { color:var(--none); }
+details.fn.part > summary { background:var(--part-bg); }
+details.fn.part > summary .mark-cell { color:var(--part); }
+details.fn.full > summary .mark-cell { color:var(--full); }
+.src { padding:.4rem .6rem .7rem 2.7rem; }
+.src p { margin:.2rem 0 .4rem; }
+.note { color:var(--none); }
+table.lines { border-collapse:collapse; width:100%; font-size:12.5px; line-height:1.5;
+  font-family:ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+table.lines td { padding:0 .5rem; vertical-align:top; }
+td.ln { width:3.5rem; text-align:right; color:var(--muted); user-select:none; }
+td.ln a { text-decoration:none; }
+td.mk { width:1.2rem; text-align:center; font-weight:700; }
+td.cnt { width:3.5rem; text-align:right; color:var(--muted); }
+td.code { white-space:pre-wrap; word-break:break-all; tab-size:8; }
+td.next { width:1.5rem; text-align:center; }
+td.next a { text-decoration:none; font-weight:700; }
+tr.full td.code { background:var(--full-bg); } tr.full td.mk { color:var(--full); }
+tr.part td.code { background:var(--part-bg); }
+tr.part td.mk, tr.part td.next a { color:var(--part); }
+tr.none td.code { background:var(--none-bg); }
+tr.none td.mk, tr.none td.next a { color:var(--none); }
+tr.code td.mk { color:var(--muted); }
+tr:target td { background:var(--card); } tr:target td.code { box-shadow:inset 3px 0 0 var(--fg); }
+.addr { color:var(--muted); }
+code.blk { margin-left:.4rem; padding:0 .3rem; border-radius:3px; }
+code.blk.none { background:var(--none-bg); color:var(--none); }
+code.blk.full { background:var(--full-bg); color:var(--full); }
 footer { margin-top:2rem; color:var(--muted); font-size:12px; }
 "#;
 

@@ -2,11 +2,16 @@
 
 mod check;
 mod cover;
+mod cover_diff;
+mod cover_hits;
 mod cover_html;
+mod cover_text;
 mod fmt;
 mod list;
 mod merge;
 mod merge_cov;
+mod source_lines;
+mod sources;
 mod status;
 mod symbols;
 
@@ -34,8 +39,18 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             target,
             timeout,
             html,
+            lines,
+            diff,
             dirs,
-        } => cover::run(&lib, target.as_deref(), timeout, html.as_deref(), &dirs),
+        } => cover::run(&cover::Options {
+            lib: &lib,
+            target: target.as_deref(),
+            timeout,
+            html: html.as_deref(),
+            lines: lines.as_deref(),
+            diff: diff.as_deref(),
+            dirs: &dirs,
+        }),
         Command::Status { json, dir } => status::run(&dir, json),
         Command::Merge {
             lib: Some(lib),

@@ -5,7 +5,9 @@
 //! line. Names are demangled (Rust's legacy and v0 schemes, C++'s Itanium
 //! ABI); a function no symbol covers is named by its address. Nothing here
 //! is required of a library: without debug information there are no
-//! locations, without symbols only addresses.
+//! locations, without symbols only addresses. The library is read and
+//! its debug information indexed once (`with_lookup`); the same look-up
+//! serves the line table's rows to `source_lines.rs`.
 
 use addr2line::gimli;
 use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
@@ -30,10 +32,17 @@ struct FnSym<'a> {
     global: bool,
 }
 
-/// Names the function entries at `offsets` (module-relative addresses) of
-/// the library at `path`. An unreadable file is an error; missing symbols
-/// or debug information are not.
-pub fn symbolize(path: &Path, offsets: &[u64]) -> Result<Vec<Symbol>, String> {
+/// A library's symbols and debug information, opened once for every
+/// look-up `cover` makes: names here, source lines in `source_lines.rs`.
+pub struct Lookup<'d> {
+    syms: Vec<FnSym<'d>>,
+    ctx: Option<Context<'d>>,
+}
+
+/// Opens the library at `path` and hands its look-up to `f`. An
+/// unreadable file is an error; missing symbols or debug information are
+/// not.
+pub fn with_lookup<T>(path: &Path, f: impl FnOnce(&Lookup) -> T) -> Result<T, String> {
     let data = std::fs::read(path).map_err(|e| fuzz_core::error::describe(&e))?;
     let file = object::File::parse(&*data).map_err(|e| format!("unreadable ELF file: {e}"))?;
     let mut syms: Vec<FnSym> = file
@@ -60,33 +69,86 @@ pub fn symbolize(path: &Path, offsets: &[u64]) -> Result<Vec<Symbol>, String> {
     let ctx = sections.as_ref().and_then(|s| {
         addr2line::Context::from_dwarf(s.borrow(|d| gimli::EndianSlice::new(d, endian))).ok()
     });
-    Ok(offsets
-        .iter()
-        .map(|&off| {
-            let (dwarf_name, file, line) = match &ctx {
-                Some(ctx) => locate(ctx, off),
-                None => (None, None, None),
-            };
-            let name = lookup(&syms, off)
-                .map(demangle)
-                .or(dwarf_name)
-                .unwrap_or_else(|| format!("0x{off:x}"));
-            Symbol { name, file, line }
-        })
-        .collect())
+    Ok(f(&Lookup { syms, ctx }))
+}
+
+impl Lookup<'_> {
+    /// Names the function whose entry is at `off` (a module-relative
+    /// address).
+    pub fn symbol(&self, off: u64) -> Symbol {
+        let (dwarf_name, file, line) = match &self.ctx {
+            Some(ctx) => locate(ctx, off),
+            None => (None, None, None),
+        };
+        let name = lookup(&self.syms, off)
+            .map(|s| demangle(s.name))
+            .or(dwarf_name)
+            .unwrap_or_else(|| format!("0x{off:x}"));
+        Symbol { name, file, line }
+    }
+
+    /// The end of the function whose entry is at `off`, from its symbol's
+    /// size; `None` when no sized symbol starts there.
+    pub fn function_end(&self, off: u64) -> Option<u64> {
+        let s = lookup(&self.syms, off).filter(|s| s.addr == off && s.size > 0)?;
+        off.checked_add(s.size)
+    }
+
+    /// Whether the library has DWARF debug information.
+    pub fn has_lines(&self) -> bool {
+        self.ctx.is_some()
+    }
+
+    /// The stretches of code in `[lo, hi)` the line table describes, as
+    /// (start, end) address pairs, in address order.
+    pub fn code_ranges(&self, lo: u64, hi: u64) -> Vec<(u64, u64)> {
+        let Some(ctx) = &self.ctx else {
+            return Vec::new();
+        };
+        let Ok(rows) = ctx.find_location_range(lo, hi) else {
+            return Vec::new();
+        };
+        rows.filter(|(_, _, loc)| loc.line.is_some_and(|l| l > 0))
+            .map(|(a, len, _)| (a.max(lo), a.saturating_add(len).min(hi)))
+            .filter(|(a, b)| a < b)
+            .collect()
+    }
+
+    /// The source file and line of the code at `off`, in the function that
+    /// holds it: code inlined there is placed at the line of the call, so
+    /// that a function's lines are its own.
+    pub fn outer_line(&self, off: u64) -> Option<(String, u32)> {
+        let ctx = self.ctx.as_ref()?;
+        let mut outer = None;
+        if let Ok(mut frames) = ctx.find_frames(off).skip_all_loads() {
+            while let Ok(Some(f)) = frames.next() {
+                outer = f.location.and_then(|l| Some((l.file?, l.line?)));
+            }
+        }
+        if outer.is_none() {
+            outer = ctx
+                .find_location(off)
+                .ok()
+                .flatten()
+                .and_then(|l| Some((l.file?, l.line?)));
+        }
+        outer
+            .filter(|&(_, line)| line > 0)
+            .map(|(file, line)| (file.to_string(), line))
+    }
 }
 
 /// The symbol at `off`, or the one whose extent holds it.
-fn lookup<'a>(syms: &[FnSym<'a>], off: u64) -> Option<&'a str> {
+fn lookup<'s, 'a>(syms: &'s [FnSym<'a>], off: u64) -> Option<&'s FnSym<'a>> {
     let i = syms.partition_point(|s| s.addr <= off);
     let below = syms[..i].last()?.addr;
     let j = syms.partition_point(|s| s.addr < below);
     let group = &syms[j..i];
     if below == off {
-        return Some(group[0].name);
+        return group.first();
     }
     // off >= s.addr here; a malformed st_size must not overflow the sum.
-    group.iter().find(|s| off - s.addr < s.size).map(|s| s.name)
+    group.iter().find(|s| off - s.addr < s.size)
 }
 
 /// A readable name for a mangled one; other names as they are.
@@ -184,11 +246,12 @@ mod tests {
                 global: false,
             },
         ];
-        assert_eq!(lookup(&syms, 0x10), Some("a"));
-        assert_eq!(lookup(&syms, 0x18), Some("a"));
-        assert_eq!(lookup(&syms, 0x20), Some("b_global"));
-        assert_eq!(lookup(&syms, 0x24), Some("b_local"));
-        assert_eq!(lookup(&syms, 0x40), None);
-        assert_eq!(lookup(&syms, 0x8), None);
+        let name = |off| lookup(&syms, off).map(|s| s.name);
+        assert_eq!(name(0x10), Some("a"));
+        assert_eq!(name(0x18), Some("a"));
+        assert_eq!(name(0x20), Some("b_global"));
+        assert_eq!(name(0x24), Some("b_local"));
+        assert_eq!(name(0x40), None);
+        assert_eq!(name(0x8), None);
     }
 }
