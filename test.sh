@@ -6,8 +6,9 @@
 #
 # On a fresh machine it first installs what the tests need and is missing
 # (with apt-get, as root or through sudo), and says what it installs:
-# the tests never skip, so a missing tool would fail them. NO_INSTALL=1
-# only lists what is missing and stops.
+# the tests never skip, so a missing tool would fail them (chromium renders
+# fuzz-corpus cover's page as a browser would, for tests/e2e/cover_lines.rs).
+# NO_INSTALL=1 only lists what is missing and stops.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -29,6 +30,7 @@ needs=(
     "slurmctld slurmctld"
     "slurmd slurmd"
     "sbatch slurm-client"
+    "chromium chromium"
 )
 missing=()
 for need in "${needs[@]}"; do

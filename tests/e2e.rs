@@ -22,6 +22,10 @@ mod corpus;
 /// fuzz-corpus cover: a corpus's coverage of a library, listed and drawn.
 #[path = "e2e/cover.rs"]
 mod cover;
+/// fuzz-corpus cover's source view: lines marked on the page (as written
+/// and as Chromium renders it), -lines, -diff.
+#[path = "e2e/cover_lines.rs"]
+mod cover_lines;
 /// Custom mutators: libFuzzer's, and self-mutating custom values.
 #[path = "e2e/custom.rs"]
 mod custom;

@@ -17,10 +17,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static volatile unsigned total;
 static volatile unsigned resets;
 
-__attribute__((noinline)) static void reset(unsigned how) {
-    total = 0;     /* not reached by the seeds */
-    resets += how; /* not reached by the seeds */
-}                  /* not reached by the seeds */
+__attribute__((noinline))
+static void reset(unsigned how) { /* not reached by the seeds */
+    total = 0;                    /* not reached by the seeds */
+    resets += how;                /* not reached by the seeds */
+}                                 /* not reached by the seeds */
 
 __attribute__((noinline)) static void add(const uint8_t *ops, size_t n) {
     size_t i;

@@ -248,9 +248,10 @@ fn cover_html_groups_functions_by_file_with_totals_on_top() {
     assert_eq!(html.matches("<details class=\"group").count(), 1, "{html}");
     let row_class = |name: &str| -> String {
         let at = html
-            .find(&format!("<td class=\"name\">{name}</td>"))
+            .find(&format!("<span class=\"name\">{name}</span>"))
             .unwrap_or_else(|| panic!("no row for {name}"));
-        let start = html[..at].rfind("<tr class=\"").unwrap() + "<tr class=\"".len();
+        let open = "<details class=\"fn ";
+        let start = html[..at].rfind(open).unwrap() + open.len();
         html[start..start + 4].to_string()
     };
     assert_eq!(row_class("on_key"), "full");
@@ -310,7 +311,10 @@ fn cover_without_debug_information_groups_by_name_prefix() {
         "{html}"
     );
     assert!(html.contains("<span class=\"gname prefix\">(other)</span>"));
-    assert!(html.contains("<td class=\"name\">LLVMFuzzerTestOneInput</td>"));
+    assert!(html.contains("<span class=\"name\">LLVMFuzzerTestOneInput</span>"));
+    // Without lines, each function keeps its blocks' addresses and marks.
+    assert!(html.contains("Blocks without a source line"), "{html}");
+    assert!(html.contains("<code class=\"blk none\">"), "{html}");
 }
 
 #[test]
