@@ -175,12 +175,48 @@ Coverage is the library's, whichever target runs it; the library's initialisatio
 LLVMFuzzerInitialize) counts with the first entry.
 
 With -html FILE, cover also writes the report as one self-contained HTML page (no scripts, nothing
-fetched): the totals at the top, then the functions grouped by source file (by name prefix without
-debug information), each with a bar of its covered blocks, its line and how many entries reach it;
-functions not reached, partly and fully covered differ in colour and mark. The page is written
-atomically once the report is complete; -html - writes the page to stdout instead of the listing. A
-malformed entry, one of the wrong types for the target, or a library that cannot be loaded stops
-cover before anything runs or is written (exit 2).",
+fetched, readable without JavaScript): the totals at the top, then the functions grouped by source
+file (by name prefix without debug information), each with a bar of its covered blocks, its line
+and how many entries reach it; functions not reached, partly and fully covered differ in colour and
+mark. Each function opens to its source lines, each marked as below with the entries that reach
+it; every line not fully covered has an anchor (#f3-L42: function 3 of the report, line 42) and a
+link to the next such line, and the top of the page links to the first, so that they can be gone
+through one by one. Where a source file is not on this machine the page says so and shows each line
+by the addresses of its blocks; a function without debug information shows its blocks' addresses
+and marks. The page is written atomically once the report is complete; -html - writes the page to
+stdout instead of the listing.
+
+Lines. A block is placed on the line where it starts, from the library's DWARF line table (-g), as
+libFuzzer's -print_coverage does: the PC table says where blocks start, not where they end, and
+SanitizerCoverage does not count a block whose run other blocks' counts imply (one that joins two
+branches, one that only leads to counted blocks), so the code after a block start need not be that
+block's. A line is covered when every block that starts on it ran, partly covered when some did,
+not reached when none did; its count is the number of entries that ran one of those blocks (so an
+if whose branch block starts on its line counts the entries that took the branch). A line that
+holds code but starts no block is marked covered when every block of its function ran and not
+reached when none did; otherwise it shows a dot and no count: its code runs as part of blocks that
+start on other lines. Code inlined into a function is placed at the line of the call.
+
+-lines FUNC prints, instead of the listing, the function FUNC (every function of that name; else
+those whose name ends in ::FUNC; several are separated by a blank line): a header, FUNC FILE:LINE:
+C/N blocks (P%), reached by E entries, then each line from its first with code to its last as
+NUMBER MARK COUNT | TEXT, where MARK is > (covered), ~ (partly covered), ! (not reached), . (code
+whose blocks start on other lines) or blank (no code), and TEXT is the source line's bytes as the
+file has them. Lines of another file (code included from a header) follow under in FILE:. A
+source file that cannot be read is warned of on stderr once, and its lines with code show the
+addresses of their blocks instead of text; blocks without a line are listed by address at the end.
+
+-diff OLD runs the entries of the corpus OLD (a directory or a file) too, and prints, instead of
+the listing, what the corpus reaches that OLD does not, then what OLD reaches that the corpus does
+not, as a diff: + for a gain, - for a loss, first a function's line (+ NAME FILE:LINE: B/N -> A/N
+blocks, covered before and after), then each line where a block gained (lost) starts, as + NUMBER
+| TEXT (FILE:NUMBER for a line of another file). The last line gives the totals: blocks: B/N -> A/N
+(+G -L); functions: F/M -> G/M. The exit status is 0 whatever the difference; a CI job that wants
+to fail on a loss greps for ^- .
+
+A malformed entry (of the corpus or of -diff's), one of the wrong types for the target, a -lines
+FUNC that names no function, -lines or -diff with -html - (both would write stdout), or a library
+that cannot be loaded stops cover before anything runs or is written (exit 2).",
         ),
         (
             "EXAMPLES",
@@ -198,7 +234,15 @@ Fold a colleague's corpus into yours:
 
 See which functions a target's corpus never reaches, and draw it:
 
-    fuzz-corpus cover -html cover.html ./libparse.so testdata/fuzz/FuzzParse",
+    fuzz-corpus cover -html cover.html ./libparse.so testdata/fuzz/FuzzParse
+
+Show where in one function the corpus stops:
+
+    fuzz-corpus cover -lines parse_record ./libparse.so testdata/fuzz/FuzzParse
+
+In CI, what a night of fuzzing added to the seed corpus:
+
+    fuzz-corpus cover -diff testdata/fuzz/FuzzParse ./libparse.so nightly-corpus/",
         ),
     ],
 };
