@@ -555,6 +555,49 @@ mod tests {
     }
 
     #[test]
+    fn lines_are_marked_by_the_blocks_that_start_on_them() {
+        let block = |index, hit| Block {
+            index,
+            offset: 0x1000 + index as u64,
+            hit,
+        };
+        let line = |blocks: Vec<Block>, entries| Line {
+            file: 0,
+            number: 1,
+            blocks,
+            entries,
+        };
+        let function = |covered, blocks| Function {
+            name: "f".to_string(),
+            file: None,
+            line: None,
+            offset: 0x1000,
+            blocks,
+            covered,
+            reached_by: usize::from(covered > 0),
+            lines: Vec::new(),
+            unplaced: Vec::new(),
+        };
+        let partly = function(2, 4);
+        let both = line(vec![block(0, true), block(1, true)], 3);
+        let some = line(vec![block(0, true), block(1, false)], 1);
+        let none = line(vec![block(2, false)], 0);
+        let code = line(Vec::new(), 0);
+        assert_eq!(partly.mark(&both), Mark::Covered);
+        assert_eq!(partly.mark(&some), Mark::Partly);
+        assert_eq!(partly.mark(&none), Mark::NotReached);
+        assert_eq!(partly.mark(&code), Mark::Unknown);
+        assert_eq!(partly.line_entries(&both), Some(3));
+        assert_eq!(partly.line_entries(&code), None);
+        // A line that starts no block takes its whole function's state
+        // when that says it: all blocks ran, or none.
+        assert_eq!(function(4, 4).mark(&code), Mark::Covered);
+        assert_eq!(function(4, 4).line_entries(&code), None);
+        assert_eq!(function(0, 4).mark(&code), Mark::NotReached);
+        assert_eq!(function(0, 4).line_entries(&code), Some(0));
+    }
+
+    #[test]
     fn paths_below_the_current_directory_are_relative() {
         let cwd = Path::new("/src/proj");
         assert_eq!(shorten("/src/proj/lib/a.c", Some(cwd)), "lib/a.c");

@@ -225,11 +225,12 @@ fn header(h: &mut String, r: &Report, stops: &[String]) {
     }
     h.push_str("</div>\n");
     h.push_str(
-        "<p class=\"legend\"><span class=\"mark none\"></span> not reached \
-         <span class=\"mark part\"></span> partly covered \
-         <span class=\"mark full\"></span> fully covered \
-         <span class=\"dot\">&middot;</span> code whose blocks start on other lines \
-         <label for=\"hidefull\">hide fully covered functions</label></p>\n",
+        "<p class=\"legend\">\
+         <span class=\"item\"><span class=\"mark none\"></span> not reached</span> \
+         <span class=\"item\"><span class=\"mark part\"></span> partly covered</span> \
+         <span class=\"item\"><span class=\"mark full\"></span> fully covered</span> \
+         <span class=\"item\"><span class=\"dot\">&middot;</span> code whose blocks start on other \
+         lines</span> <label for=\"hidefull\">hide fully covered functions</label></p>\n",
     );
     match stops.first() {
         Some(first) => {
@@ -271,7 +272,7 @@ fn group(p: &mut Page, by_prefix: bool, key: &str, fs: &[(usize, &Function)]) {
     let _ = writeln!(
         p.h,
         "<div class=\"fns\">\n<div class=\"row fhead\"><span></span><span>function</span>\
-         <span class=\"num\">{}</span><span class=\"num\">blocks</span><span></span>\
+         <span class=\"num\">{}</span><span class=\"num\">blocks</span><span class=\"bar-head\"></span>\
          <span class=\"num\">%</span>\
          <span class=\"num\" title=\"corpus entries that reach the function\">entries</span></div>",
         if by_prefix { "address" } else { "line" }
@@ -309,7 +310,8 @@ fn function(p: &mut Page, by_prefix: bool, i: usize, f: &Function) {
         source(p, i, f, k == 0, file, &lines);
     }
     if !f.unplaced.is_empty() {
-        p.h.push_str("<p class=\"blocks\">Blocks without a source line (build with -g for lines):");
+        let title = crate::cover_text::unplaced_title(f);
+        let _ = write!(p.h, "<p class=\"blocks\">{title}:");
         for b in &f.unplaced {
             let st = if b.hit { "full" } else { "none" };
             let _ = write!(
@@ -476,7 +478,15 @@ details.fn > summary::-webkit-details-marker { display:none; }
 details.fn > summary .name::before { content:"\25B8\00A0"; color:var(--muted); }
 details.fn[open] > summary .name::before { content:"\25BE\00A0"; }
 details.fn[open] > summary { border-bottom:1px dashed var(--line); }
-.name { word-break:break-all; }
+.name { overflow-wrap:anywhere; }
+.legend .item { white-space:nowrap; }
+@media (max-width: 50rem) {
+  body { padding:1rem .75rem 2rem; }
+  .row { grid-template-columns:1.2rem minmax(6rem, 1fr) 3.5rem 3.5rem 3.5rem 3.5rem; gap:0 .4rem; }
+  .row > .bar, .row > .bar-head, summary .num.wide { display:none; }
+  .src { padding-left:.5rem; }
+  td.ln, td.cnt { width:auto; }
+}
 .num { text-align:right; white-space:nowrap; }
 .mark-cell { text-align:center; font-weight:700; }
 details.fn.none > summary { background:var(--none-bg); }
@@ -494,7 +504,7 @@ td.ln { width:3.5rem; text-align:right; color:var(--muted); user-select:none; }
 td.ln a { text-decoration:none; }
 td.mk { width:1.2rem; text-align:center; font-weight:700; }
 td.cnt { width:3.5rem; text-align:right; color:var(--muted); }
-td.code { white-space:pre-wrap; word-break:break-all; tab-size:8; }
+td.code { white-space:pre-wrap; overflow-wrap:anywhere; tab-size:8; }
 td.next { width:1.5rem; text-align:center; }
 td.next a { text-decoration:none; font-weight:700; }
 tr.full td.code { background:var(--full-bg); } tr.full td.mk { color:var(--full); }

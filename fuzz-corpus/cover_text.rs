@@ -82,10 +82,7 @@ pub fn print_lines(r: &Report, selected: &[usize], sources: &mut Sources) -> Res
             }
         }
         if !f.unplaced.is_empty() {
-            writeln!(
-                out,
-                "blocks without a source line (build with -g for lines):"
-            )?;
+            writeln!(out, "{}:", unplaced_title(f))?;
             for b in &f.unplaced {
                 let mark = if b.hit {
                     Mark::Covered
@@ -98,6 +95,17 @@ pub fn print_lines(r: &Report, selected: &[usize], sources: &mut Sources) -> Res
     }
     out.flush()?;
     Ok(())
+}
+
+/// What heads a function's blocks that no line holds: code the compiler
+/// gave no line, or, when none of the function's blocks has one, a
+/// function without debug information.
+pub fn unplaced_title(f: &Function) -> &'static str {
+    if f.lines.is_empty() {
+        "Its blocks, by address (no debug information: build with -g for source lines)"
+    } else {
+        "Blocks the line table gives no line"
+    }
 }
 
 /// A function's header line: name, place, blocks and entries.

@@ -316,7 +316,7 @@ fn cover_lines_marks_exactly_the_lines_no_seed_reaches() {
             .lines()
             .next()
             .unwrap()
-            .contains(&format!("0/1 blocks (0.0%), reached by 0 entries")),
+            .contains("0/1 blocks (0.0%), reached by 0 entries"),
         "{}",
         r.out()
     );
