@@ -5,8 +5,7 @@
 use crate::library::Target;
 use fuzz_cli::io::{display, read_operand};
 use fuzz_cli::CliError;
-use fuzz_core::worker::protocol::TargetKind;
-use fuzz_core::{format::codec, format::value, ArgType, Value};
+use fuzz_core::{format::codec, ArgType, Value};
 use std::path::Path;
 
 /// Reads one input file (v1, or raw bytes with `raw`) for `target`.
@@ -40,9 +39,6 @@ pub fn zero(target: &Target) -> Vec<u8> {
 }
 
 fn pack(target: &Target, values: &[Value]) -> Vec<u8> {
-    match target.kind {
-        // A libFuzzer entry takes the bytes themselves.
-        TargetKind::LibFuzzer => values[0].as_bytes().unwrap_or_default().to_vec(),
-        TargetKind::Typed => value::pack_all(values),
-    }
+    let mut buf = Vec::new();
+    target.kind.input(values, &mut buf).to_vec()
 }

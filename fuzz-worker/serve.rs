@@ -73,22 +73,9 @@ impl Executor {
         }
     }
 
-    /// The input the target takes for `values`.
-    fn input<'a>(kind: &TargetKind, buf: &'a mut Vec<u8>, values: &'a [Value]) -> &'a [u8] {
-        match kind {
-            // A libFuzzer entry takes the bytes as they are: no packing copy.
-            TargetKind::LibFuzzer => values.first().and_then(Value::as_bytes).unwrap_or_default(),
-            TargetKind::Typed => {
-                buf.clear();
-                pack_into(values, buf);
-                buf
-            }
-        }
-    }
-
     /// Executes one entry; `self.features` then holds its coverage.
     pub fn exec(&mut self, values: &[Value]) -> i32 {
-        let input = Self::input(&self.kind, &mut self.buf, values);
+        let input = self.kind.input(values, &mut self.buf);
         self.shm.begin(input);
         self.features.clear();
         sancov::set_tracing(true);
@@ -117,7 +104,7 @@ impl Executor {
         let Some(function) = self.cmp_function else {
             return;
         };
-        let input = Self::input(&self.kind, &mut self.buf, values);
+        let input = self.kind.input(values, &mut self.buf);
         self.shm.begin(input);
         sancov::clear_comparisons();
         sancov::set_tracing(true);
@@ -142,7 +129,7 @@ impl Executor {
         mutate: impl FnOnce(&crate::custom::Custom, &mut [Value], &mut Mark) -> R,
     ) -> Option<R> {
         let custom = self.custom.as_ref()?;
-        let input = Self::input(&self.kind, &mut self.buf, values);
+        let input = self.kind.input(values, &mut self.buf);
         self.shm.stage(input);
         let shm = &mut self.shm;
         let mut mark = |call, arg: usize, max_size: usize, other: &[u8]| {
@@ -185,28 +172,6 @@ pub enum Verdict {
     Ok,
     Rejected,
     Failed,
-}
-
-fn pack_into(values: &[Value], out: &mut Vec<u8>) {
-    for v in values {
-        match v {
-            Value::Bytes(b) | Value::String(b) | Value::Custom { data: b, .. } => {
-                out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-                out.extend_from_slice(b);
-            }
-            Value::Bool(x) => out.push(*x as u8),
-            Value::Int(x) | Value::Int64(x) => out.extend_from_slice(&x.to_le_bytes()),
-            Value::Int8(x) => out.push(*x as u8),
-            Value::Int16(x) => out.extend_from_slice(&x.to_le_bytes()),
-            Value::Int32(x) => out.extend_from_slice(&x.to_le_bytes()),
-            Value::Uint(x) | Value::Uint64(x) => out.extend_from_slice(&x.to_le_bytes()),
-            Value::Uint8(x) => out.push(*x),
-            Value::Uint16(x) => out.extend_from_slice(&x.to_le_bytes()),
-            Value::Uint32(x) => out.extend_from_slice(&x.to_le_bytes()),
-            Value::Float32(x) => out.extend_from_slice(&x.to_bits().to_le_bytes()),
-            Value::Float64(x) => out.extend_from_slice(&x.to_bits().to_le_bytes()),
-        }
-    }
 }
 
 /// Calls `f` with fd 2 redirected to a memory file; returns its result and

@@ -170,24 +170,37 @@ impl ArgWriter {
     pub fn new() -> Self {
         Self::default()
     }
+    /// A writer that packs into `buf`, emptied first: its allocation is
+    /// reused, so packing input after input into one buffer (as the worker
+    /// does) allocates only when an input outgrows it.
+    pub fn with_buffer(mut buf: Vec<u8>) -> Self {
+        buf.clear();
+        ArgWriter { buf }
+    }
+    #[inline]
     pub fn bool(&mut self, v: bool) {
         self.buf.push(v as u8);
     }
+    #[inline]
     pub fn u8(&mut self, v: u8) {
         self.buf.push(v);
     }
+    #[inline]
     pub fn u16(&mut self, v: u16) {
         self.buf.extend_from_slice(&v.to_le_bytes());
     }
+    #[inline]
     pub fn u32(&mut self, v: u32) {
         self.buf.extend_from_slice(&v.to_le_bytes());
     }
+    #[inline]
     pub fn u64(&mut self, v: u64) {
         self.buf.extend_from_slice(&v.to_le_bytes());
     }
     /// A `string` or `[]byte`: 4-byte little-endian length, then the bytes.
     /// Lengths are capped by the caller (`-max_len`); longer than `u32::MAX`
     /// cannot be passed.
+    #[inline]
     pub fn bytes(&mut self, v: &[u8]) {
         let len = u32::try_from(v.len()).expect("argument longer than 4 GiB");
         self.u32(len);

@@ -214,13 +214,15 @@ pub fn pick_bytes<'a>(
     }
 }
 
-/// Packs a whole entry for a typed target.
-pub fn pack_all(values: &[Value]) -> Vec<u8> {
-    let mut w = ArgWriter::new();
+/// Packs a whole entry for a typed target into `out`, replacing what it
+/// held. Its allocation is reused: the worker packs every input it runs
+/// into one buffer, which allocates only when an input outgrows it.
+pub fn pack_into(values: &[Value], out: &mut Vec<u8>) {
+    let mut w = ArgWriter::with_buffer(std::mem::take(out));
     for v in values {
         v.pack(&mut w);
     }
-    w.finish()
+    *out = w.finish();
 }
 
 /// The types of an entry, as a list.
@@ -229,7 +231,7 @@ pub fn types_of(values: &[Value]) -> Vec<ArgType> {
 }
 
 /// Reads an entry back from the packed form a typed target takes, given
-/// its types (the inverse of [`pack_all`]). `None` if the bytes do not hold
+/// its types (the inverse of [`pack_into`]). `None` if the bytes do not hold
 /// exactly those values.
 pub fn unpack_all(bytes: &[u8], types: &[ArgType]) -> Option<Vec<Value>> {
     let mut r = fuzz_target::ArgReader::new(bytes);
@@ -300,10 +302,16 @@ mod tests {
             Value::Uint16(65535),
         ];
         let types = types_of(&v);
-        assert_eq!(unpack_all(&pack_all(&v), &types).unwrap(), v);
-        assert!(unpack_all(&pack_all(&v)[..5], &types).is_none());
-        let mut extra = pack_all(&v);
+        let mut packed = vec![9; 100];
+        pack_into(&v, &mut packed);
+        assert_eq!(unpack_all(&packed, &types).unwrap(), v);
+        assert!(unpack_all(&packed[..5], &types).is_none());
+        let ptr = packed.as_ptr();
+        pack_into(&v[..2], &mut packed);
+        assert_eq!(packed.as_ptr(), ptr, "the buffer is reused");
+        assert_eq!(unpack_all(&packed, &types[..2]).unwrap(), v[..2]);
+        let mut extra = packed.clone();
         extra.push(0);
-        assert!(unpack_all(&extra, &types).is_none());
+        assert!(unpack_all(&extra, &types[..2]).is_none());
     }
 }

@@ -8,6 +8,7 @@
 //! it in shared memory (`shm.rs`), so that when a target kills the worker,
 //! the coordinator still reads it there.
 
+use crate::format::value::{self, Value};
 use crate::worker::crash::DeathKind;
 use crate::ArgType;
 use serde::{Deserialize, Serialize};
@@ -27,6 +28,21 @@ pub enum TargetKind {
     /// else fails.
     #[serde(rename = "typed")]
     Typed,
+}
+
+impl TargetKind {
+    /// What a target of this kind takes for `values`: a libFuzzer entry
+    /// its one argument's bytes as they are (no copy), a typed target the
+    /// values packed into `buf` ([`value::pack_into`]).
+    pub fn input<'a>(&self, values: &'a [Value], buf: &'a mut Vec<u8>) -> &'a [u8] {
+        match self {
+            TargetKind::LibFuzzer => values.first().and_then(Value::as_bytes).unwrap_or_default(),
+            TargetKind::Typed => {
+                value::pack_into(values, buf);
+                buf
+            }
+        }
+    }
 }
 
 /// A target as a worker describes it: in its handshake, and in
