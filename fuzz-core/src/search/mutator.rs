@@ -36,69 +36,14 @@
 //! rebuild a worker's crashing input.
 
 use crate::format::value::Value;
-use crate::search::rng::{ByteOrder, Rng};
+use crate::search::rng::Rng;
+
+mod byteslice;
+pub use byteslice::{ByteMutator, BYTE_MUTATORS};
 
 /// How many mutations Go stacks on a parent before restoring it
 /// (`chainedMutations`).
 pub const CHAIN: u32 = 5;
-
-/// The byte mutators, in Go's order; [`Mutator::mutate_bytes`] returns an
-/// index into this table.
-pub const BYTE_MUTATORS: [&str; 18] = [
-    "RemoveBytes",
-    "InsertRandomBytes",
-    "DuplicateBytes",
-    "OverwriteBytes",
-    "BitFlip",
-    "XORByte",
-    "SwapByte",
-    "ArithmeticUint8",
-    "ArithmeticUint16",
-    "ArithmeticUint32",
-    "ArithmeticUint64",
-    "OverwriteInterestingUint8",
-    "OverwriteInterestingUint16",
-    "OverwriteInterestingUint32",
-    "InsertConstantBytes",
-    "OverwriteConstantBytes",
-    "ShuffleBytes",
-    "SwapBytes",
-];
-
-const INTERESTING8: [i8; 9] = [-128, -1, 0, 1, 16, 32, 64, 100, 127];
-const INTERESTING16: [i16; 19] = [
-    -32768, -129, 128, 255, 256, 512, 1000, 1024, 4096, 32767, // then interesting8
-    -128, -1, 0, 1, 16, 32, 64, 100, 127,
-];
-const INTERESTING32: [i32; 27] = [
-    -2147483648,
-    -100663046,
-    -32769,
-    32768,
-    65535,
-    65536,
-    100663045,
-    2147483647, // then interesting16
-    -32768,
-    -129,
-    128,
-    255,
-    256,
-    512,
-    1000,
-    1024,
-    4096,
-    32767,
-    -128,
-    -1,
-    0,
-    1,
-    16,
-    32,
-    64,
-    100,
-    127,
-];
 
 /// Largest `max_len` honoured: lengths must fit the generator's `u32`
 /// bound with room for `len + 1`.
@@ -307,7 +252,8 @@ impl Mutator {
         let cap = self.max_len + 1;
         loop {
             let k = self.rand(BYTE_MUTATORS.len());
-            if self.byte_mutator(k, b, cap) {
+            let (_, mutator) = BYTE_MUTATORS[k];
+            if mutator(self, b, cap) {
                 return Some(k);
             }
         }
@@ -334,225 +280,6 @@ impl Mutator {
             dst = self.rand(len);
         }
         (src, dst)
-    }
-
-    /// Byte mutator `k`; false when its precondition fails (it declines).
-    fn byte_mutator(&mut self, k: usize, b: &mut Vec<u8>, cap: usize) -> bool {
-        let len = b.len();
-        match k {
-            // RemoveBytes
-            0 => {
-                if len <= 1 {
-                    return false;
-                }
-                let pos0 = self.rand(len);
-                let n = self.choose_len(len - pos0);
-                b.drain(pos0..pos0 + n);
-            }
-            // InsertRandomBytes
-            1 => {
-                let pos = self.rand(len + 1);
-                let n = self.choose_len(1024);
-                if len + n >= cap {
-                    return false;
-                }
-                b.resize(len + n, 0);
-                b.copy_within(pos..len, pos + n);
-                for x in &mut b[pos..pos + n] {
-                    *x = self.rng.intn(256) as u8;
-                }
-            }
-            // DuplicateBytes
-            2 => {
-                if len <= 1 {
-                    return false;
-                }
-                let (src, dst) = self.two_positions(len);
-                let n = self.choose_len(len - src);
-                if len + 2 * n >= cap {
-                    return false;
-                }
-                self.scratch.clear();
-                self.scratch.extend_from_slice(&b[src..src + n]);
-                b.splice(dst..dst, self.scratch.iter().copied());
-            }
-            // OverwriteBytes
-            3 => {
-                if len <= 1 {
-                    return false;
-                }
-                let (src, dst) = self.two_positions(len);
-                let n = self.choose_len(len - src - 1);
-                // Go's copy: as many bytes as fit from dst to the end.
-                let m = n.min(len - dst);
-                b.copy_within(src..src + m, dst);
-            }
-            // BitFlip
-            4 => {
-                if len == 0 {
-                    return false;
-                }
-                let pos = self.rand(len);
-                b[pos] ^= 1 << self.rand(8);
-            }
-            // XORByte
-            5 => {
-                if len == 0 {
-                    return false;
-                }
-                let pos = self.rand(len);
-                b[pos] ^= (1 + self.rand(255)) as u8;
-            }
-            // SwapByte
-            6 => {
-                if len <= 1 {
-                    return false;
-                }
-                let (src, dst) = self.two_positions(len);
-                b.swap(src, dst);
-            }
-            // ArithmeticUint8
-            7 => {
-                if len == 0 {
-                    return false;
-                }
-                let pos = self.rand(len);
-                let v = (self.rand(35) + 1) as u8;
-                if self.rng.bool() {
-                    b[pos] = b[pos].wrapping_add(v);
-                } else {
-                    b[pos] = b[pos].wrapping_sub(v);
-                }
-            }
-            // ArithmeticUint16/32/64
-            8..=10 => {
-                let width = 1usize << (k - 7); // 2, 4, 8
-                if len < width {
-                    return false;
-                }
-                let mut v = (self.rand(35) + 1) as u64;
-                if self.rng.bool() {
-                    v = v.wrapping_neg();
-                }
-                let pos = self.rand(len - (width - 1));
-                let order = self.rng.rand_byte_order();
-                let word = &mut b[pos..pos + width];
-                let old = get_word(word, order);
-                put_word(word, order, old.wrapping_add(v));
-            }
-            // OverwriteInterestingUint8
-            11 => {
-                if len == 0 {
-                    return false;
-                }
-                let pos = self.rand(len);
-                b[pos] = INTERESTING8[self.rand(INTERESTING8.len())] as u8;
-            }
-            // OverwriteInterestingUint16
-            12 => {
-                if len < 2 {
-                    return false;
-                }
-                let pos = self.rand(len - 1);
-                let v = INTERESTING16[self.rand(INTERESTING16.len())] as u16;
-                let order = self.rng.rand_byte_order();
-                put_word(&mut b[pos..pos + 2], order, u64::from(v));
-            }
-            // OverwriteInterestingUint32
-            13 => {
-                if len < 4 {
-                    return false;
-                }
-                let pos = self.rand(len - 3);
-                let v = INTERESTING32[self.rand(INTERESTING32.len())] as u32;
-                let order = self.rng.rand_byte_order();
-                put_word(&mut b[pos..pos + 4], order, u64::from(v));
-            }
-            // InsertConstantBytes
-            14 => {
-                if len <= 1 {
-                    return false;
-                }
-                let dst = self.rand(len);
-                let n = self.choose_len(4096);
-                if len + n >= cap {
-                    return false;
-                }
-                let rb = self.rand(256) as u8;
-                b.resize(len + n, 0);
-                b.copy_within(dst..len, dst + n);
-                b[dst..dst + n].fill(rb);
-            }
-            // OverwriteConstantBytes
-            15 => {
-                if len <= 1 {
-                    return false;
-                }
-                let dst = self.rand(len);
-                let n = self.choose_len(len - dst);
-                let rb = self.rand(256) as u8;
-                b[dst..dst + n].fill(rb);
-            }
-            // ShuffleBytes
-            16 => {
-                if len <= 1 {
-                    return false;
-                }
-                let dst = self.rand(len);
-                let n = self.choose_len(len - dst);
-                if n <= 2 {
-                    return false;
-                }
-                for i in (1..n).rev() {
-                    let j = self.rand(i + 1);
-                    b.swap(dst + i, dst + j);
-                }
-            }
-            // SwapBytes
-            _ => {
-                if len <= 1 {
-                    return false;
-                }
-                let (src, dst) = self.two_positions(len);
-                let n = self.choose_len(len - src.max(dst) - 1);
-                if (src > dst && dst + n >= src) || (dst > src && src + n >= dst) {
-                    return false;
-                }
-                if len + n >= cap {
-                    return false;
-                }
-                // The chunks are disjoint: swapping byte by byte is Go's
-                // three copies through scratch space.
-                for i in 0..n {
-                    b.swap(src + i, dst + i);
-                }
-            }
-        }
-        true
-    }
-}
-
-/// Reads a 2-, 4- or 8-byte word.
-fn get_word(w: &[u8], order: ByteOrder) -> u64 {
-    let mut buf = [0u8; 8];
-    match order {
-        ByteOrder::Little => {
-            buf[..w.len()].copy_from_slice(w);
-            u64::from_le_bytes(buf)
-        }
-        ByteOrder::Big => {
-            buf[8 - w.len()..].copy_from_slice(w);
-            u64::from_be_bytes(buf)
-        }
-    }
-}
-
-/// Writes the low bytes of `v` as a 2-, 4- or 8-byte word.
-fn put_word(w: &mut [u8], order: ByteOrder, v: u64) {
-    let n = w.len();
-    match order {
-        ByteOrder::Little => w.copy_from_slice(&v.to_le_bytes()[..n]),
-        ByteOrder::Big => w.copy_from_slice(&v.to_be_bytes()[8 - n..]),
     }
 }
 
@@ -865,7 +592,7 @@ mod tests {
             }
         }
         for (k, n) in seen.iter().enumerate() {
-            assert!(*n > 0, "{} never applied: {seen:?}", BYTE_MUTATORS[k]);
+            assert!(*n > 0, "{} never applied: {seen:?}", BYTE_MUTATORS[k].0);
         }
     }
 
@@ -877,7 +604,7 @@ mod tests {
             assert_eq!(m.mutate_bytes(&mut b), Some(1));
             let mut b = vec![7];
             let k = m.mutate_bytes(&mut b).unwrap();
-            assert!([1, 4, 5, 7, 11].contains(&k), "{}", BYTE_MUTATORS[k]);
+            assert!([1, 4, 5, 7, 11].contains(&k), "{}", BYTE_MUTATORS[k].0);
         }
     }
 
@@ -902,16 +629,5 @@ mod tests {
         }
         assert_eq!(v, [Value::Bytes(vec![]), Value::String(vec![])]);
         assert_eq!(m.mutate_bytes(&mut vec![]), None);
-    }
-
-    #[test]
-    fn word_helpers_round_trip() {
-        let mut w = [0u8; 4];
-        put_word(&mut w, ByteOrder::Big, 0x0102_0304);
-        assert_eq!(w, [1, 2, 3, 4]);
-        assert_eq!(get_word(&w, ByteOrder::Little), 0x0403_0201);
-        let mut w = [0u8; 2];
-        put_word(&mut w, ByteOrder::Little, 0xfffe);
-        assert_eq!(w, [0xfe, 0xff]);
     }
 }
