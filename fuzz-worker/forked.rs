@@ -121,7 +121,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
                 let ready = libc::poll(&mut pfd, 1, ms) > 0;
                 if last_rss.elapsed() >= RSS_EVERY {
                     last_rss = std::time::Instant::now();
-                    let rss = crate::supervise::rss_mb(pid).unwrap_or(0);
+                    let rss = fuzz_core::worker::client::rss_mb(pid).unwrap_or(0);
                     if limits.rss_limit_mb > 0 && rss > limits.rss_limit_mb {
                         blown = Some(rss);
                         libc::kill(pid, libc::SIGKILL);

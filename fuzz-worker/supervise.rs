@@ -23,6 +23,7 @@
 use crate::coverage::{fingerprint, CounterMap};
 use crate::library::TargetFn;
 use crate::sancov;
+use fuzz_core::worker::client::{rss_mb, warm_up_allowance};
 use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::protocol::TargetKind;
 use std::os::fd::RawFd;
@@ -109,7 +110,7 @@ pub fn run_all(job: &Job) -> Result<Outcomes, String> {
     let map = CounterMap::new(job.pc_map);
     let capture = memfd()?;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(job.inputs.len());
-    let allowance = fuzz_core::worker::client::warm_up_allowance(job.timeout);
+    let allowance = warm_up_allowance(job.timeout);
     let mut warm_up = true;
     let mut stopped = false;
     'children: while outcomes.len() < job.inputs.len() {
@@ -526,15 +527,6 @@ impl Child {
             libc::close(self.reports);
         }
     }
-}
-
-/// Resident memory of a process in MiB, from /proc.
-pub(crate) fn rss_mb(pid: libc::pid_t) -> Option<u64> {
-    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    // SAFETY: sysconf is always safe to call.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
-    Some(pages * page / (1 << 20))
 }
 
 #[cfg(test)]

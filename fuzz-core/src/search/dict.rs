@@ -2,9 +2,71 @@
 //! word per line, optionally named (`kw_if="if"`), with `\\`, `\"` and
 //! `\xNN` escapes; `#` starts a comment line; blank lines are skipped. The
 //! mutator writes these words into inputs (see `hints.rs`), which finds
-//! keywords no comparison operand reveals.
+//! keywords no comparison operand reveals; [`place`] is where a word goes,
+//! for the fuzzing loop and `LLVMFuzzerMutate` alike.
 
 use crate::error::{Error, Result};
+use crate::search::rng::Draw;
+
+/// Where a word goes in an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Written over the input's bytes from this offset (the input keeps
+    /// its length).
+    Over(usize),
+    /// Inserted at this offset (the input grows by the word's length).
+    Insert(usize),
+}
+
+/// Where a word of `word_len` bytes goes in an input of `len` bytes that
+/// may grow to `max_len`: over its bytes half of the time when it is long
+/// enough, else inserted when there is room; None when it fits neither
+/// way, or the word is empty.
+pub fn place(
+    len: usize,
+    word_len: usize,
+    max_len: usize,
+    rng: &mut impl Draw,
+) -> Option<Placement> {
+    if word_len == 0 {
+        return None;
+    }
+    if len >= word_len && rng.coin() {
+        return Some(Placement::Over(rng.below(len - word_len + 1)));
+    }
+    if len + word_len > max_len {
+        return None;
+    }
+    Some(Placement::Insert(rng.below(len + 1)))
+}
+
+impl Placement {
+    /// Writes `word` into `data` here.
+    pub fn apply(self, data: &mut Vec<u8>, word: &[u8]) {
+        match self {
+            Placement::Over(at) => data[at..at + word.len()].copy_from_slice(word),
+            Placement::Insert(at) => {
+                data.splice(at..at, word.iter().copied());
+            }
+        }
+    }
+
+    /// Writes `word` into the first `len` bytes of `buf`, which has room
+    /// for the result; returns the new length.
+    pub fn apply_in(self, buf: &mut [u8], len: usize, word: &[u8]) -> usize {
+        match self {
+            Placement::Over(at) => {
+                buf[at..at + word.len()].copy_from_slice(word);
+                len
+            }
+            Placement::Insert(at) => {
+                buf.copy_within(at..len, at + word.len());
+                buf[at..at + word.len()].copy_from_slice(word);
+                len + word.len()
+            }
+        }
+    }
+}
 
 /// Parses a dictionary; an error names the line.
 pub fn parse(text: &[u8]) -> Result<Vec<Vec<u8>>> {
@@ -110,6 +172,41 @@ fn unescape(s: &[u8]) -> std::result::Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::rng::Rng;
+
+    #[test]
+    fn words_go_over_or_in_and_never_past_max_len() {
+        let mut rng = Rng::new(1);
+        let (mut over, mut insert) = (0, 0);
+        for _ in 0..1000 {
+            let mut data = b"0123456789".to_vec();
+            let mut buf = [0u8; 16];
+            buf[..10].copy_from_slice(&data);
+            match place(10, 4, 16, &mut rng) {
+                Some(p @ Placement::Over(_)) => {
+                    over += 1;
+                    p.apply(&mut data, b"WORD");
+                    assert_eq!(p.apply_in(&mut buf, 10, b"WORD"), 10);
+                }
+                Some(p @ Placement::Insert(_)) => {
+                    insert += 1;
+                    p.apply(&mut data, b"WORD");
+                    assert_eq!(p.apply_in(&mut buf, 10, b"WORD"), 14);
+                }
+                None => unreachable!("a word that fits either way"),
+            }
+            assert_eq!(data, buf[..data.len()]);
+            assert!(data.windows(4).any(|w| w == b"WORD"));
+        }
+        assert!(over > 400 && insert > 400, "{over} over, {insert} inserted");
+        // Too long to go over a short input, no room to go in; or empty.
+        assert_eq!(place(2, 4, 5, &mut rng), None);
+        assert_eq!(place(10, 0, 16, &mut rng), None);
+        assert!(matches!(
+            place(2, 4, 6, &mut rng),
+            Some(Placement::Insert(_))
+        ));
+    }
 
     #[test]
     fn afl_and_libfuzzer_syntax() {

@@ -11,6 +11,7 @@
 //! operand somewhere, as a dictionary word.
 
 use crate::format::value::Value;
+use crate::search::dict;
 use crate::search::rng::Rng;
 
 /// An integer comparison: operands and width in bytes (1, 2, 4 or 8).
@@ -81,22 +82,16 @@ fn replace_where(
     true
 }
 
-/// Writes `word` into `data` at a random place, overwriting or inserting.
+/// Writes `word` into `data` at a random place, overwriting or inserting
+/// ([`dict::place`]).
 fn place(data: &mut Vec<u8>, word: &[u8], rng: &mut Rng, max_len: usize) -> bool {
-    if word.is_empty() {
-        return false;
+    match dict::place(data.len(), word.len(), max_len, rng) {
+        Some(at) => {
+            at.apply(data, word);
+            true
+        }
+        None => false,
     }
-    if data.len() >= word.len() && rng.bool() {
-        let at = rng.intn(data.len() - word.len() + 1);
-        data[at..at + word.len()].copy_from_slice(word);
-        return true;
-    }
-    if data.len() + word.len() > max_len {
-        return false;
-    }
-    let at = rng.intn(data.len() + 1);
-    data.splice(at..at, word.iter().copied());
-    true
 }
 
 fn int_bytes(v: u64, size: u8, big: bool) -> Vec<u8> {

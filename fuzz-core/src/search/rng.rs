@@ -105,6 +105,27 @@ impl Rng {
     }
 }
 
+/// A source of the draws a mutation makes: Go's [`Rng`], or another
+/// generator (`LLVMFuzzerMutate`'s is a [`splitmix64`] stream), so that a
+/// rule such as where a dictionary word goes ([`crate::search::dict::place`])
+/// is written once for both.
+pub trait Draw {
+    /// A number in `[0, n)`; 0 when `n` is 0.
+    fn below(&mut self, n: usize) -> usize;
+    /// A fair coin.
+    fn coin(&mut self) -> bool;
+}
+
+impl Draw for Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.intn(n)
+    }
+
+    fn coin(&mut self) -> bool {
+        self.bool()
+    }
+}
+
 /// The byte order of a multi-byte word inside a byte slice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ByteOrder {
@@ -112,11 +133,16 @@ pub enum ByteOrder {
     Big,
 }
 
+/// SplitMix64's gamma (the golden ratio): [`splitmix64`] adds it to the
+/// state before each output.
+pub const SPLITMIX_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// SplitMix64 (Steele, Lea and Flood): advances `state` by the golden
 /// gamma and returns the mixed new state. Cheap, and good enough to draw
-/// seeds and small choices from; Go's mutator itself uses [`Rng`].
+/// seeds and small choices from (the coordinator's seeds, `LLVMFuzzerMutate`);
+/// Go's mutator itself uses [`Rng`].
 pub fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    *state = state.wrapping_add(SPLITMIX_GAMMA);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -257,11 +257,7 @@ impl Worker {
 
     /// Resident memory in MiB.
     pub fn rss_mb(&self) -> Option<u64> {
-        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid())).ok()?;
-        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-        // SAFETY: sysconf is always safe.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
-        Some((pages * page) >> 20)
+        rss_mb(self.pid())
     }
 
     /// What the worker wrote to stderr since its last request began, at
@@ -383,6 +379,17 @@ pub fn warm_up_allowance(timeout: Duration) -> Duration {
         return Duration::ZERO;
     }
     (timeout * 10).max(Duration::from_secs(60))
+}
+
+/// Resident memory of process `pid` in MiB, from `/proc/PID/statm`; None
+/// when it is gone. The one reading of it: the coordinator's of its
+/// workers, and `fuzz-worker`'s of the children it runs inputs in.
+pub fn rss_mb(pid: i32) -> Option<u64> {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
+    Some((pages * page) >> 20)
 }
 
 /// A death for a request no worker served.
