@@ -5,7 +5,7 @@
 //! handlers (told not to symbolize: a crash site needs module offsets
 //! only).
 
-use crate::serve::Executor;
+use crate::executor::{self, Executor, Verdict};
 use fuzz_core::worker::crash::{self, DeathKind};
 use fuzz_core::worker::protocol::Checked;
 use fuzz_core::Value;
@@ -29,9 +29,9 @@ pub struct Limits {
 
 const RSS_EVERY: Duration = Duration::from_millis(50);
 
-/// Runs `values` once in a child; `module` is the target library's file
-/// name (for the crash site).
-pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str) -> Checked {
+/// Runs `values` once in a child.
+pub fn check(exec: &mut Executor, values: &[Value], limits: Limits) -> Checked {
+    let module = &exec.module.clone();
     // SAFETY: fork with no other thread running; the child only executes
     // the target and leaves with _exit; fds are plain pipes and a memfd.
     unsafe {
@@ -69,9 +69,9 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
                 rest = &rest[n as usize..];
             }
             let code = match exec.classify_ret(ret) {
-                crate::serve::Verdict::Ok => OK,
-                crate::serve::Verdict::Rejected => REJECTED,
-                crate::serve::Verdict::Failed => FAILED,
+                Verdict::Ok => OK,
+                Verdict::Rejected => REJECTED,
+                Verdict::Failed => FAILED,
             };
             libc::_exit(code);
         }
@@ -186,7 +186,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, module: &str
             },
             Some(REJECTED) => Checked::Rejected,
             Some(FAILED) => {
-                let message = crate::supervise::failure_message(&report, 1);
+                let message = executor::failure_message(&report, 1);
                 Checked::Failed {
                     site: crash::failure_site(&message),
                     message,

@@ -23,8 +23,8 @@
 
 use crate::coverage::{Feature, BUCKET_BITS};
 use crate::custom::Custom;
+use crate::executor::{Executor, Mark, Verdict};
 use crate::sancov;
-use crate::serve::{Executor, Mark, Verdict};
 use fuzz_core::search::mutator::{Mutator, CHAIN};
 use fuzz_core::search::rng::Rng;
 use fuzz_core::search::schedule::{self, Schedule};

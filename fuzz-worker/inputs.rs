@@ -1,5 +1,5 @@
-//! Turning input files into what a target takes: the bytes of a libFuzzer
-//! entry, or the packed arguments of a typed target. Every input is checked
+//! Turning input files into the values a target takes (one `[]byte` for a
+//! libFuzzer entry), checked against its types: every input is checked
 //! before any runs.
 
 use crate::library::Target;
@@ -9,7 +9,7 @@ use fuzz_core::{format::codec, ArgType, Value};
 use std::path::Path;
 
 /// Reads one input file (v1, or raw bytes with `raw`) for `target`.
-pub fn load(path: &Path, target: &Target, raw: bool) -> Result<Vec<u8>, CliError> {
+pub fn load(path: &Path, target: &Target, raw: bool) -> Result<Vec<Value>, CliError> {
     let bytes = read_operand(path)?;
     let name = display(path);
     let values = if raw {
@@ -29,16 +29,10 @@ pub fn load(path: &Path, target: &Target, raw: bool) -> Result<Vec<u8>, CliError
         codec::check_types(&values, &target.args).map_err(|e| CliError::from(e.in_file(&name)))?;
         values
     };
-    Ok(pack(target, &values))
+    Ok(values)
 }
 
-/// The zero values of a target's arguments, packed.
-pub fn zero(target: &Target) -> Vec<u8> {
-    let values: Vec<Value> = target.args.iter().map(Value::zero).collect();
-    pack(target, &values)
-}
-
-fn pack(target: &Target, values: &[Value]) -> Vec<u8> {
-    let mut buf = Vec::new();
-    target.kind.input(values, &mut buf).to_vec()
+/// The zero values of a target's arguments.
+pub fn zero(target: &Target) -> Vec<Value> {
+    target.args.iter().map(Value::zero).collect()
 }

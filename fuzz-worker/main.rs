@@ -10,6 +10,7 @@ mod cover;
 mod coverage;
 mod crash;
 mod custom;
+mod executor;
 mod forked;
 mod fuzzing;
 mod inputs;
@@ -61,25 +62,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             lib,
             json,
             sanitizer_runtime,
-        } => {
-            let lib = open(&lib, sanitizer_runtime.as_deref())?;
-            let custom = custom::Custom::load(&lib);
-            for t in &lib.targets {
-                if json {
-                    let listed = fuzz_core::worker::protocol::Listed {
-                        target: t.desc.clone(),
-                        symbol: t.symbol.clone(),
-                        trace_cmp: lib.traces_cmp,
-                        coverage: lib.instrumented,
-                        mutators: custom.symbols_for(t),
-                    };
-                    print_line(serde_json::to_string(&listed).expect("a listing serializes"))?;
-                } else {
-                    print_line(format!("{}\t{}", t.name, t.signature()))?;
-                }
-            }
-            Ok(Status::Success)
-        }
+        } => list(&open(&lib, sanitizer_runtime.as_deref())?, json),
         Command::Run {
             lib,
             target,
@@ -93,48 +76,12 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
             let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
-            let packed = inputs
-                .iter()
-                .map(|p| inputs::load(p, target, raw))
-                .collect::<Result<Vec<_>, _>>()?;
-            let init = || lib.initialize();
-            let warm_up = inputs::zero(target);
-            fuzz_cli::interrupt::install();
-            let job = supervise::Job {
-                function: lib.function(target),
-                kind: target.kind,
-                inputs: &packed,
+            let shown = Shown { coverage, json };
+            let limits = forked::Limits {
                 timeout,
                 rss_limit_mb,
-                init: &init,
-                pc_map: lib.uses_pc_map,
-                warm_up: &warm_up,
-                stop: fuzz_cli::interrupt::interrupted,
             };
-            let done = supervise::run_all(&job).map_err(CliError::misuse)?;
-            if done.stopped {
-                eprintln!(
-                    "{TOOL}: interrupted: {} of {} inputs run",
-                    done.outcomes.len(),
-                    inputs.len()
-                );
-            }
-            let outcomes = done.outcomes;
-            let mut finding = false;
-            for (path, outcome) in inputs.iter().zip(&outcomes) {
-                finding |= outcome.is_finding();
-                let name = fuzz_cli::io::display(path);
-                if json {
-                    print_line(to_json(&name, outcome))?;
-                } else {
-                    print_line(format!("{name}: {}", describe(outcome, coverage)))?;
-                }
-            }
-            Ok(if finding {
-                Status::Finding
-            } else {
-                Status::Success
-            })
+            run_inputs(&lib, target, &inputs, raw, limits, shown)
         }
         Command::Serve {
             lib,
@@ -158,34 +105,9 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             children::install();
             known::init_for(&lib.path, lib.function(target));
             lib.initialize();
-            let map = coverage::CounterMap::new(lib.uses_pc_map);
-            // Loaded after the counters are mapped: its own are not read.
-            let cmp_lib = match &cmp_lib {
-                Some(path) => Some(open_cmp_lib(path, target)?),
-                None => None,
-            };
-            let module = lib
-                .path
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let words = match &dict {
-                Some(path) => {
-                    let text = fuzz_cli::io::read_operand(path)?;
-                    fuzz_core::search::dict::parse(&text)
-                        .map_err(|e| CliError::from(e.in_file(path)))?
-                }
-                None => Vec::new(),
-            };
-            let mut exec =
-                serve::Executor::new(module, lib.function(target), target.kind, map, shm);
-            exec.dict = words;
-            exec.code_words = library::code_words(&lib.path);
-            exec.custom =
-                Some(custom::Custom::load(&lib).for_kind(&target.kind)).filter(|c| !c.is_empty());
-            if let Some((cmp, cmp_target)) = &cmp_lib {
-                exec.cmp_function = Some(cmp.function(cmp_target));
-            }
+            // The comparison build stays loaded while the executor calls it.
+            let (exec, _cmp_lib) =
+                serving_executor(&lib, target, shm, dict.as_deref(), cmp_lib.as_deref())?;
             serve::serve(exec, target, fd_in, fd_out, !no_warm_up).map_err(CliError::misuse)?;
             Ok(Status::Success)
         }
@@ -208,46 +130,185 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
             let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
-            let data = match &input {
+            let values = match &input {
                 Some(p) => inputs::load(p, target, raw)?,
                 None => inputs::zero(target),
             };
-            lib.initialize();
-            let f = lib.function(target);
-            let map = coverage::CounterMap::new(lib.uses_pc_map);
-            let mut features = Vec::with_capacity(1 << 16);
-            map.reset();
-            // Warm up (first executions initialise lazily), then measure.
-            for _ in 0..(n / 10).clamp(1, 1000) {
-                // SAFETY: calling the target as its contract says.
-                unsafe { f(data.as_ptr(), data.len()) };
-                features.clear();
-                map.collect(&mut features);
-            }
-            let start = Instant::now();
-            for _ in 0..n {
-                sancov::set_tracing(true);
-                // SAFETY: as above.
-                unsafe { f(data.as_ptr(), data.len()) };
-                sancov::set_tracing(false);
-                features.clear();
-                map.collect(&mut features);
-            }
-            let elapsed = start.elapsed();
-            let per = elapsed.as_nanos() as f64 / n.max(1) as f64;
-            print_line(format!(
-                "{}: {n} executions in {:.3}s: {per:.0} ns/exec ({:.0} execs/s), {} counters read per execution ({} from modules, {} PC table entries), {} features per execution",
-                target.name,
-                elapsed.as_secs_f64(),
-                1e9 / per.max(1e-9),
-                map.total(),
-                map.module_counters(),
-                sancov::pc_table_entries(),
-                features.len()
-            ))?;
-            Ok(Status::Success)
+            bench(&lib, target, &values, n)
         }
     }
+}
+
+/// `list`: the library's targets and their signatures, or JSON objects.
+fn list(lib: &Library, json: bool) -> Result<Status, CliError> {
+    let custom = custom::Custom::load(lib);
+    for t in &lib.targets {
+        if json {
+            let listed = fuzz_core::worker::protocol::Listed {
+                target: t.desc.clone(),
+                symbol: t.symbol.clone(),
+                trace_cmp: lib.traces_cmp,
+                coverage: lib.instrumented,
+                mutators: custom.symbols_for(t),
+            };
+            print_line(serde_json::to_string(&listed).expect("a listing serializes"))?;
+        } else {
+            print_line(format!("{}\t{}", t.name, t.signature()))?;
+        }
+    }
+    Ok(Status::Success)
+}
+
+/// How `run` shows each input's outcome.
+struct Shown {
+    coverage: bool,
+    json: bool,
+}
+
+/// `run`: every input through the target, each reported; a finding when
+/// any fails, crashes or hangs.
+fn run_inputs(
+    lib: &Library,
+    target: &library::Target,
+    inputs: &[std::path::PathBuf],
+    raw: bool,
+    limits: forked::Limits,
+    shown: Shown,
+) -> Result<Status, CliError> {
+    let values = inputs
+        .iter()
+        .map(|p| inputs::load(p, target, raw))
+        .collect::<Result<Vec<_>, _>>()?;
+    let init = || lib.initialize();
+    let warm_up = inputs::zero(target);
+    fuzz_cli::interrupt::install();
+    let job = supervise::Job {
+        inputs: &values,
+        timeout: limits.timeout,
+        rss_limit_mb: limits.rss_limit_mb,
+        init: &init,
+        warm_up: &warm_up,
+        stop: fuzz_cli::interrupt::interrupted,
+    };
+    let mut exec = executor::Executor::new(
+        module_name(lib),
+        lib.function(target),
+        target.kind,
+        coverage::CounterMap::new(lib.uses_pc_map),
+        None,
+    );
+    let done = supervise::run_all(&job, &mut exec).map_err(CliError::misuse)?;
+    if done.stopped {
+        eprintln!(
+            "{TOOL}: interrupted: {} of {} inputs run",
+            done.outcomes.len(),
+            inputs.len()
+        );
+    }
+    let mut finding = false;
+    for (path, outcome) in inputs.iter().zip(&done.outcomes) {
+        finding |= outcome.is_finding();
+        let name = fuzz_cli::io::display(path);
+        if shown.json {
+            print_line(to_json(&name, outcome))?;
+        } else {
+            print_line(format!("{name}: {}", describe(outcome, shown.coverage)))?;
+        }
+    }
+    Ok(if finding {
+        Status::Finding
+    } else {
+        Status::Success
+    })
+}
+
+/// The library's file name, for crash sites.
+fn module_name(lib: &Library) -> String {
+    lib.path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The executor `serve` fuzzes with: the target of an initialised
+/// library, its dictionaries, custom mutators and comparison build (also
+/// returned: it must stay loaded while the executor runs).
+fn serving_executor(
+    lib: &Library,
+    target: &library::Target,
+    shm: fuzz_core::worker::shm::Shm,
+    dict: Option<&Path>,
+    cmp_lib: Option<&Path>,
+) -> Result<(executor::Executor, Option<Library>), CliError> {
+    let map = coverage::CounterMap::new(lib.uses_pc_map);
+    // Loaded after the counters are mapped: its own are not read.
+    let cmp_lib = match cmp_lib {
+        Some(path) => Some(open_cmp_lib(path, target)?),
+        None => None,
+    };
+    let words = match dict {
+        Some(path) => {
+            let text = fuzz_cli::io::read_operand(path)?;
+            fuzz_core::search::dict::parse(&text).map_err(|e| CliError::from(e.in_file(path)))?
+        }
+        None => Vec::new(),
+    };
+    let mut exec = executor::Executor::new(
+        module_name(lib),
+        lib.function(target),
+        target.kind,
+        map,
+        Some(shm),
+    );
+    exec.dict = words;
+    exec.code_words = library::code_words(&lib.path);
+    exec.custom = Some(custom::Custom::load(lib).for_kind(&target.kind)).filter(|c| !c.is_empty());
+    let cmp_lib = cmp_lib.map(|(cmp, cmp_target)| {
+        exec.cmp_function = Some(cmp.function(&cmp_target));
+        cmp
+    });
+    Ok((exec, cmp_lib))
+}
+
+/// `bench`: executions per second of one input through the executor, as
+/// the fuzzing loop runs them (packing, the call, reading the counters).
+fn bench(
+    lib: &Library,
+    target: &library::Target,
+    values: &[fuzz_core::Value],
+    n: u64,
+) -> Result<Status, CliError> {
+    lib.initialize();
+    let map = coverage::CounterMap::new(lib.uses_pc_map);
+    let total = map.total();
+    let module_counters = map.module_counters();
+    let mut exec = executor::Executor::new(
+        module_name(lib),
+        lib.function(target),
+        target.kind,
+        map,
+        None,
+    );
+    exec.reset_counters();
+    // Warm up (first executions initialise lazily), then measure.
+    for _ in 0..(n / 10).clamp(1, 1000) {
+        exec.exec(values);
+    }
+    let start = Instant::now();
+    for _ in 0..n {
+        exec.exec(values);
+    }
+    let elapsed = start.elapsed();
+    let per = elapsed.as_nanos() as f64 / n.max(1) as f64;
+    print_line(format!(
+        "{}: {n} executions in {:.3}s: {per:.0} ns/exec ({:.0} execs/s), {total} counters read per execution ({module_counters} from modules, {} PC table entries), {} features per execution",
+        target.name,
+        elapsed.as_secs_f64(),
+        1e9 / per.max(1e-9),
+        sancov::pc_table_entries(),
+        exec.features.len()
+    ))?;
+    Ok(Status::Success)
 }
 
 /// The one-line outcome of an input, with any report indented below it.

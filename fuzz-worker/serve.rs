@@ -2,201 +2,20 @@
 //! `fuzz_core::worker::protocol`) in a loop, mutating and executing in-process with
 //! no system call per input.
 //!
-//! Per execution: the mutated values are packed into a reused buffer,
-//! copied into shared memory (so the coordinator can recover the input if
-//! the target kills us), the target is called, and the counters are read
-//! back into features, which a local bit set says are new or not. A slice
-//! ends when an input adds coverage or fails, or when its budget is spent;
-//! only then is anything written to the pipe.
+//! Every input runs through the one executor (`executor.rs`), and its
+//! features go to the fuzzing loop (`fuzzing.rs`), whose bit set says
+//! whether they are new. A slice ends when an input adds coverage or fails,
+//! or when its budget is spent; only then is anything written to the pipe.
 
-use crate::coverage::{CounterMap, Feature};
+use crate::executor::{Executor, Verdict};
 use crate::forked::Limits;
 use crate::fuzzing::{text_of, Fuzzer, Slice};
-use crate::library::TargetFn;
-use crate::sancov;
 use fuzz_core::search::minimize::{self, Budget};
-use fuzz_core::worker::protocol::TargetKind;
 use fuzz_core::worker::protocol::{self, Exec, Keep, Request, Response};
-use fuzz_core::worker::shm::{Mutation, MutatorCall, Shm};
-
-/// Marks a custom mutator call as under way: which one, on which argument,
-/// with how much room, and a cross-over's other entry (empty for the other
-/// calls; see [`Executor::guard_mutation`]).
-pub type Mark<'a> = dyn FnMut(MutatorCall, usize, usize, &[u8]) + 'a;
 use fuzz_core::{format::codec, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, RawFd};
 use std::time::{Duration, Instant};
-
-/// One target, ready to execute.
-pub struct Executor {
-    /// The target library's file name, for crash sites.
-    pub module: String,
-    /// Dictionary words (`-dict`), written into inputs as hints are.
-    pub dict: Vec<Vec<u8>>,
-    /// Words of the target's machine code (`fuzz_core::search::codewords`), part
-    /// of the automatic dictionary.
-    pub code_words: Vec<Vec<u8>>,
-    /// The target's own mutators, when it has any.
-    pub custom: Option<crate::custom::Custom>,
-    /// The same target built with comparison tracing (`-cmp_lib`), run
-    /// only for the comparisons it makes ([`Executor::exec_for_comparisons`]).
-    pub cmp_function: Option<TargetFn>,
-    function: TargetFn,
-    kind: TargetKind,
-    map: CounterMap,
-    shm: Shm,
-    buf: Vec<u8>,
-    pub features: Vec<Feature>,
-}
-
-impl Executor {
-    pub fn new(
-        module: String,
-        function: TargetFn,
-        kind: TargetKind,
-        map: CounterMap,
-        shm: Shm,
-    ) -> Executor {
-        Executor {
-            module,
-            dict: Vec::new(),
-            code_words: Vec::new(),
-            custom: None,
-            cmp_function: None,
-            function,
-            kind,
-            map,
-            shm,
-            buf: Vec::with_capacity(1 << 16),
-            features: Vec::with_capacity(1 << 12),
-        }
-    }
-
-    /// Executes one entry; `self.features` then holds its coverage.
-    pub fn exec(&mut self, values: &[Value]) -> i32 {
-        let input = self.kind.input(values, &mut self.buf);
-        self.shm.begin(input);
-        self.features.clear();
-        sancov::set_tracing(true);
-        let (ret, survived) = crate::known::call(self.function, input);
-        sancov::set_tracing(false);
-        self.shm.end();
-        self.map.collect(&mut self.features);
-        if survived {
-            // A crash at a recorded site: rejected, its coverage dropped,
-            // so that a crashing input never joins the corpus.
-            self.features.clear();
-            return -1;
-        }
-        ret
-    }
-
-    /// Runs `values` through the comparison build of the target, when
-    /// there is one, so that the comparison tables hold what this input
-    /// compares and nothing older (nothing happens without one). Its
-    /// coverage is not read (its counters are its own; what it wrote into
-    /// counters the two builds share, gcc's PC map, is cleared), and its
-    /// return value does not count: the fast build judges every input.
-    /// Shared memory holds the input, so a crash here is reported like
-    /// any other.
-    pub fn exec_for_comparisons(&mut self, values: &[Value]) {
-        let Some(function) = self.cmp_function else {
-            return;
-        };
-        let input = self.kind.input(values, &mut self.buf);
-        self.shm.begin(input);
-        sancov::clear_comparisons();
-        sancov::set_tracing(true);
-        // SAFETY: the same target's contract, in its other build.
-        unsafe { function(input.as_ptr(), input.len()) };
-        sancov::set_tracing(false);
-        self.shm.end();
-        self.map.reset();
-    }
-
-    /// Runs `mutate`, which may call the target's own custom mutators on
-    /// `values`, seeded with `seed`, as the coordinator times and blames
-    /// an execution: shared memory holds the input being mutated, and
-    /// `mutate` marks each call it makes (`mark(call, arg, max_size,
-    /// other)`), so that a mutator that crashes or hangs is reported as
-    /// such, with what reproduces it. None when the target has no custom
-    /// mutators.
-    pub fn guard_mutation<R>(
-        &mut self,
-        values: &mut [Value],
-        seed: u32,
-        mutate: impl FnOnce(&crate::custom::Custom, &mut [Value], &mut Mark) -> R,
-    ) -> Option<R> {
-        let custom = self.custom.as_ref()?;
-        let input = self.kind.input(values, &mut self.buf);
-        self.shm.stage(input);
-        let shm = &mut self.shm;
-        let mut mark = |call, arg: usize, max_size: usize, other: &[u8]| {
-            shm.stage_other(other);
-            shm.begin_mutation(Mutation {
-                call,
-                arg: arg.min(u16::MAX as usize) as u16,
-                max_size: max_size as u64,
-                seed,
-            })
-        };
-        let r = mutate(custom, values, &mut mark);
-        self.shm.end_mutation();
-        Some(r)
-    }
-
-    /// Coverage counters read per execution.
-    pub fn counters(&self) -> u32 {
-        self.map.total()
-    }
-
-    /// How an execution ended, given the target's return value.
-    pub fn classify_ret(&self, ret: i32) -> Verdict {
-        match (ret, &self.kind) {
-            (-1, _) => Verdict::Rejected,
-            (_, TargetKind::LibFuzzer) | (0, TargetKind::Typed) => Verdict::Ok,
-            _ => Verdict::Failed,
-        }
-    }
-
-    /// Runs again with stderr captured, for a failure's message.
-    pub(crate) fn failure_message(&mut self, values: &[Value]) -> String {
-        let (ret, text) = capture_stderr(|| self.exec(values));
-        crate::supervise::failure_message(&text, ret)
-    }
-}
-
-#[derive(PartialEq, Eq)]
-pub enum Verdict {
-    Ok,
-    Rejected,
-    Failed,
-}
-
-/// Calls `f` with fd 2 redirected to a memory file; returns its result and
-/// what it wrote.
-fn capture_stderr(f: impl FnOnce() -> i32) -> (i32, String) {
-    // SAFETY: plain fd juggling on this process's own descriptors; fd 2 is
-    // restored before returning.
-    unsafe {
-        let fd = libc::memfd_create(c"fuzz-worker-message".as_ptr(), 0);
-        if fd < 0 {
-            return (f(), String::new());
-        }
-        let saved = libc::dup(2);
-        libc::dup2(fd, 2);
-        let ret = f();
-        libc::dup2(saved, 2);
-        libc::close(saved);
-        let mut file = std::fs::File::from_raw_fd(fd);
-        use std::io::{Read, Seek};
-        let _ = file.seek(std::io::SeekFrom::Start(0));
-        let mut text = Vec::new();
-        let _ = file.read_to_end(&mut text);
-        (ret, String::from_utf8_lossy(&text).into_owned())
-    }
-}
 
 /// Serves requests until `Stop` or the coordinator goes away. Before the
 /// first, after `Hello`, the target runs once on its empty input (the zero
@@ -227,7 +46,7 @@ pub fn serve(
     send(&Response::Hello {
         version: protocol::VERSION,
         target: target.desc.clone(),
-        counters: exec.map.total(),
+        counters: exec.counters(),
     })?;
     let ok = warm_up && {
         let zero: Vec<Value> = target.args.iter().map(Value::zero).collect();
@@ -305,12 +124,11 @@ pub fn serve(
             } => match decode(&entry) {
                 Err(message) => Response::Error { id, message },
                 Ok(values) => {
-                    let module = exec.module.clone();
                     let limits = Limits {
                         timeout: Duration::from_millis(timeout_ms),
                         rss_limit_mb,
                     };
-                    let outcome = crate::forked::check(&mut exec, &values, limits, &module);
+                    let outcome = crate::forked::check(&mut exec, &values, limits);
                     Response::Checked { id, outcome }
                 }
             },
@@ -403,14 +221,13 @@ fn shrink(
         Keep::Failure { .. } => Vec::new(),
     };
     wanted.sort_unstable();
-    let module = exec.module.clone();
     let mut execs: u64 = 0;
     let mut last_sent = Instant::now();
     let mut still = |candidate: &[Value]| -> bool {
         execs += 1;
         let kept = match keep {
             Keep::Failure { site } => {
-                let outcome = crate::forked::check(exec, candidate, limits, &module);
+                let outcome = crate::forked::check(exec, candidate, limits);
                 match (outcome.failure_site(), site) {
                     (None, _) => false,
                     (Some(_), None) => true,
@@ -418,7 +235,7 @@ fn shrink(
                 }
             }
             Keep::Coverage { isolate: true, .. } => {
-                match crate::forked::check(exec, candidate, limits, &module) {
+                match crate::forked::check(exec, candidate, limits) {
                     fuzz_core::worker::protocol::Checked::Ok { mut features } => {
                         features.sort_unstable();
                         wanted.iter().all(|f| features.binary_search(f).is_ok())

@@ -20,12 +20,12 @@
 //! can. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops it within a fraction of a
 //! second; the outcomes so far are kept.
 
-use crate::coverage::{fingerprint, CounterMap};
-use crate::library::TargetFn;
+use crate::coverage::fingerprint;
+use crate::executor::{self, Executor, Verdict};
 use crate::sancov;
 use fuzz_core::worker::client::{rss_mb, warm_up_allowance};
 use fuzz_core::worker::crash::DeathKind;
-use fuzz_core::worker::protocol::TargetKind;
+use fuzz_core::Value;
 use std::os::fd::RawFd;
 use std::time::{Duration, Instant};
 
@@ -81,18 +81,14 @@ impl Outcome {
 
 /// How to run the inputs.
 pub struct Job<'a> {
-    pub function: TargetFn,
-    pub kind: TargetKind,
-    /// Inputs as the target takes them (packed arguments for typed targets).
-    pub inputs: &'a [Vec<u8>],
+    /// Each input's values, checked against the target's types.
+    pub inputs: &'a [Vec<Value>],
     pub timeout: Duration,
     pub rss_limit_mb: u64,
     /// Run before the first input in each child (LLVMFuzzerInitialize).
     pub init: &'a dyn Fn(),
-    /// Whether the library's coverage includes gcc's trace-pc map.
-    pub pc_map: bool,
-    /// The warm-up input: the empty input, or the zero values, packed.
-    pub warm_up: &'a [u8],
+    /// The warm-up input: the empty input, or the zero values.
+    pub warm_up: &'a [Value],
     /// True once the run is to stop (Ctrl-C); asked every 20 ms.
     pub stop: fn() -> bool,
 }
@@ -104,10 +100,9 @@ pub struct Outcomes {
     pub stopped: bool,
 }
 
-/// Runs every input (until stopped) and returns one outcome per input, in
-/// order.
-pub fn run_all(job: &Job) -> Result<Outcomes, String> {
-    let map = CounterMap::new(job.pc_map);
+/// Runs every input (until stopped) through `exec`, in children (each
+/// runs a copy of it), and returns one outcome per input, in order.
+pub fn run_all(job: &Job, exec: &mut Executor) -> Result<Outcomes, String> {
     let capture = memfd()?;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(job.inputs.len());
     let allowance = warm_up_allowance(job.timeout);
@@ -115,7 +110,7 @@ pub fn run_all(job: &Job) -> Result<Outcomes, String> {
     let mut stopped = false;
     'children: while outcomes.len() < job.inputs.len() {
         let first = outcomes.len();
-        let mut child = spawn(job, &map, first, capture, warm_up)?;
+        let mut child = spawn(job, exec, first, capture, warm_up)?;
         let mut first_limit = allowance;
         if warm_up {
             match child.wait_warm(allowance, job) {
@@ -142,7 +137,7 @@ pub fn run_all(job: &Job) -> Result<Outcomes, String> {
             }
             match child.wait_input(i, limit, job) {
                 Event::Done { ret, cov } => {
-                    outcomes.push(classify_return(job, ret, cov, child.stderr_since()))
+                    outcomes.push(classify_return(exec, ret, cov, child.stderr_since()))
                 }
                 Event::Died(outcome) => {
                     outcomes.push(outcome);
@@ -168,41 +163,20 @@ enum Wait {
     Stopped,
 }
 
-fn classify_return(job: &Job, ret: i32, cov: Option<(usize, u64)>, stderr: String) -> Outcome {
-    match (ret, &job.kind) {
-        (-1, _) => Outcome::Rejected { cov },
-        (_, TargetKind::LibFuzzer) => Outcome::Ok { cov },
-        (0, TargetKind::Typed) => Outcome::Ok { cov },
-        (_, TargetKind::Typed) => Outcome::Failed {
-            message: failure_message(&stderr, ret),
+fn classify_return(
+    exec: &Executor,
+    ret: i32,
+    cov: Option<(usize, u64)>,
+    stderr: String,
+) -> Outcome {
+    match exec.classify_ret(ret) {
+        Verdict::Rejected => Outcome::Rejected { cov },
+        Verdict::Ok => Outcome::Ok { cov },
+        Verdict::Failed => Outcome::Failed {
+            message: executor::failure_message(&stderr, ret),
             cov,
         },
     }
-}
-
-/// A typed target's failure message: what it wrote to stderr, with a Rust
-/// panic's own message moved to the front (Rust prints "thread … panicked
-/// at FILE:LINE:" first, and the message on the next line).
-pub fn failure_message(stderr: &str, ret: i32) -> String {
-    let text = stderr.trim();
-    if text.is_empty() {
-        return format!("the target returned {ret}");
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    if let Some(i) = lines.iter().position(|l| l.contains(" panicked at ")) {
-        if let Some(msg) = lines.get(i + 1).filter(|m| !m.trim().is_empty()) {
-            let mut out = vec![*msg, lines[i]];
-            out.extend(
-                lines
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i && *j != i + 1)
-                    .map(|(_, l)| *l),
-            );
-            return out.join("\n");
-        }
-    }
-    text.to_string()
 }
 
 fn memfd() -> Result<RawFd, String> {
@@ -232,7 +206,7 @@ struct Child {
 
 fn spawn(
     job: &Job,
-    map: &CounterMap,
+    exec: &mut Executor,
     first: usize,
     capture: RawFd,
     warm_up: bool,
@@ -263,7 +237,7 @@ fn spawn(
             let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
             libc::dup2(if null >= 0 { null } else { capture }, 1);
             libc::dup2(capture, 2);
-            child_loop(job, map, first, write_end, warm_up);
+            child_loop(job, exec, first, write_end, warm_up);
         }
     }
     // SAFETY: the parent keeps only the read end.
@@ -283,33 +257,28 @@ fn spawn(
 ///
 /// # Safety
 /// Call only in a freshly forked child.
-unsafe fn child_loop(job: &Job, map: &CounterMap, first: usize, out: RawFd, warm_up: bool) -> ! {
+unsafe fn child_loop(job: &Job, exec: &mut Executor, first: usize, out: RawFd, warm_up: bool) -> ! {
     crate::crash::install(out);
     sancov::clear_comparisons();
     (job.init)();
-    let mut features = Vec::with_capacity(4096);
     if warm_up {
-        (job.function)(job.warm_up.as_ptr(), job.warm_up.len());
+        exec.exec(job.warm_up);
         send(out, "W\n");
     }
     // Initialisation may have touched counters; from here on each read
     // also resets, so the tables are walked once per input.
-    map.reset();
+    exec.reset_counters();
     for i in first..job.inputs.len() {
         let offset = libc::lseek(2, 0, libc::SEEK_END);
         send(out, &format!("S {i} {offset}\n"));
-        let input = &job.inputs[i];
-        sancov::set_tracing(true);
-        let ret = (job.function)(input.as_ptr(), input.len());
-        sancov::set_tracing(false);
-        features.clear();
-        map.collect(&mut features);
+        let ret = exec.exec(&job.inputs[i]);
+        let features = &exec.features;
         send(
             out,
             &format!(
                 "D {i} {ret} {} {:x}\n",
                 features.len(),
-                fingerprint(&features)
+                fingerprint(features)
             ),
         );
     }
@@ -526,22 +495,5 @@ impl Child {
             libc::waitpid(self.pid, &mut status, 0);
             libc::close(self.reports);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rust_panic_message_comes_first() {
-        let stderr = "\nthread '<unnamed>' (7) panicked at src/lib.rs:26:29:\nrecord \"ab\"\nnote: run with RUST_BACKTRACE=1\n";
-        let m = failure_message(stderr, 1);
-        assert!(
-            m.starts_with("record \"ab\"\nthread '<unnamed>' (7) panicked at"),
-            "{m}"
-        );
-        assert_eq!(failure_message("  \n", 3), "the target returned 3");
-        assert_eq!(failure_message("bad input\n", 1), "bad input");
     }
 }
