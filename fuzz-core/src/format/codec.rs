@@ -416,6 +416,30 @@ pub fn literal(v: &Value) -> String {
     }
 }
 
+/// Rendering for people lives beside the codec's own literals, so that
+/// `value` needs nothing from the codec (the codec reads and writes values).
+impl Value {
+    /// A short, one-line, readable rendering for listings: the canonical
+    /// literal, with long strings cut to `max` bytes and marked with `…`.
+    pub fn preview(&self, max: usize) -> String {
+        match self {
+            Value::Bytes(b) | Value::String(b) | Value::Custom { data: b, .. } => {
+                let cut = b.len() > max;
+                let shown = if cut { &b[..max] } else { &b[..] };
+                let mut s = quote(shown);
+                if cut {
+                    s.push('…');
+                }
+                if let Value::Custom { name, .. } = self {
+                    s = format!("{name}:{s}");
+                }
+                s
+            }
+            other => literal(other),
+        }
+    }
+}
+
 /// Encodes values as a v1 file in Go's canonical form.
 pub fn encode(values: &[Value]) -> Vec<u8> {
     let mut out = String::with_capacity(32 + values.len() * 16);

@@ -173,45 +173,6 @@ impl Value {
             Value::Float64(v) => w.u64(v.to_bits()),
         }
     }
-
-    /// A short, one-line, readable rendering for listings: the canonical
-    /// literal, with long strings cut to `max` bytes and marked with `…`.
-    pub fn preview(&self, max: usize) -> String {
-        match self {
-            Value::Bytes(b) | Value::String(b) | Value::Custom { data: b, .. } => {
-                let cut = b.len() > max;
-                let shown = if cut { &b[..max] } else { &b[..] };
-                let mut s = crate::format::goquote::quote(shown);
-                if cut {
-                    s.push('…');
-                }
-                if let Value::Custom { name, .. } = self {
-                    s = format!("{name}:{s}");
-                }
-                s
-            }
-            other => crate::format::codec::literal(other),
-        }
-    }
-}
-
-/// One `[]byte` or `string` argument of `values`, drawn at random (the
-/// byte mutations that are not Go's write into these); None when there
-/// is none.
-pub fn pick_bytes<'a>(
-    values: &'a mut [Value],
-    rng: &mut crate::search::rng::Rng,
-) -> Option<&'a mut Vec<u8>> {
-    let is_bytes = |v: &Value| matches!(v, Value::Bytes(_) | Value::String(_));
-    let n = values.iter().filter(|v| is_bytes(v)).count();
-    if n == 0 {
-        return None;
-    }
-    let nth = rng.intn(n);
-    match values.iter_mut().filter(|v| is_bytes(v)).nth(nth) {
-        Some(Value::Bytes(b) | Value::String(b)) => Some(b),
-        _ => None,
-    }
 }
 
 /// Packs a whole entry for a typed target into `out`, replacing what it

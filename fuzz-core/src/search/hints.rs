@@ -271,10 +271,26 @@ fn sign_extend(v: u64, size: u8) -> i64 {
     }
 }
 
+/// One `[]byte` or `string` argument of `values`, drawn at random (the
+/// byte mutations that are not Go's write into these); None when there
+/// is none.
+pub fn pick_bytes<'a>(values: &'a mut [Value], rng: &mut Rng) -> Option<&'a mut Vec<u8>> {
+    let is_bytes = |v: &Value| matches!(v, Value::Bytes(_) | Value::String(_));
+    let n = values.iter().filter(|v| is_bytes(v)).count();
+    if n == 0 {
+        return None;
+    }
+    let nth = rng.intn(n);
+    match values.iter_mut().filter(|v| is_bytes(v)).nth(nth) {
+        Some(Value::Bytes(b) | Value::String(b)) => Some(b),
+        _ => None,
+    }
+}
+
 /// Writes a dictionary word into one `[]byte` or `string` argument,
 /// over its bytes or inserted; false when there is no such argument.
 pub fn place_word(values: &mut [Value], word: &[u8], rng: &mut Rng, max_len: usize) -> bool {
-    match crate::format::value::pick_bytes(values, rng) {
+    match pick_bytes(values, rng) {
         Some(b) => place(b, word, rng, max_len),
         None => false,
     }

@@ -27,7 +27,7 @@ use crate::search::rng::Rng;
 /// valid UTF-8, so that it stays valid and at most `max_len` bytes long;
 /// false when there is none such, or no room.
 pub fn mutate(values: &mut [Value], rng: &mut Rng, max_len: usize) -> bool {
-    match crate::format::value::pick_bytes(values, rng) {
+    match crate::search::hints::pick_bytes(values, rng) {
         Some(b) => write_char(b, rng, max_len),
         None => false,
     }
