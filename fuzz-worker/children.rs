@@ -8,6 +8,10 @@
 //! and reaped when the request that forked them ends. The coordinator is
 //! told once.
 
+use nix::sys::prctl;
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::{ForkResult, Pid};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Forks the target made since they were last taken.
@@ -22,18 +26,17 @@ extern "C" fn in_parent() {
 }
 
 extern "C" fn in_child() {
-    // SAFETY: prctl is async-signal-safe, as a fork child requires.
-    unsafe {
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-    }
+    // prctl is async-signal-safe, as a fork child requires, and nix's
+    // wrapper allocates nothing.
+    let _ = prctl::set_pdeathsig(Signal::SIGKILL);
 }
 
 /// Makes this process a subreaper and watches the forks of its target.
 pub fn install() {
-    // SAFETY: prctl on this process; pthread_atfork with handlers that
-    // only touch atomics and call prctl.
+    let _ = prctl::set_child_subreaper(true);
+    // SAFETY: pthread_atfork (nix has no wrapper) with handlers that only
+    // touch atomics and call prctl.
     unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
         libc::pthread_atfork(None, Some(in_parent), Some(in_child));
     }
 }
@@ -43,11 +46,19 @@ pub fn install() {
 /// # Safety
 /// As `fork`: the child must only call async-signal-safe functions until
 /// it execs or exits, unless the process has no other thread.
-pub unsafe fn fork() -> libc::pid_t {
+pub unsafe fn fork() -> nix::Result<ForkResult> {
     OURS.store(true, Ordering::Relaxed);
-    let pid = libc::fork();
+    // SAFETY: as this function's contract says.
+    let forked = unsafe { nix::unistd::fork() };
     OURS.store(false, Ordering::Relaxed);
-    pid
+    forked
+}
+
+/// Leaves the child at once: no exit handlers of the target's, no
+/// flushing of buffers the parent owns too (nix has no `_exit`).
+pub fn exit_now(status: i32) -> ! {
+    // SAFETY: _exit ends the process; it cannot fail.
+    unsafe { libc::_exit(status) }
 }
 
 /// How many times the target forked since the last call.
@@ -60,25 +71,21 @@ pub fn take_forks() -> u64 {
 pub fn kill_all() -> usize {
     let mut killed = 0;
     for pid in children() {
-        // SAFETY: killing and reaping processes that are our children.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-            let mut status = 0;
-            libc::waitpid(pid, &mut status, 0);
-        }
+        let _ = kill(pid, Signal::SIGKILL);
+        let _ = waitpid(pid, None);
         killed += 1;
     }
     // Children that had exited already, not yet reaped.
-    // SAFETY: reaping our own children.
-    unsafe {
-        let mut status = 0;
-        while libc::waitpid(-1, &mut status, libc::WNOHANG) > 0 {}
+    while let Ok(status) = waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+        if status == WaitStatus::StillAlive {
+            break;
+        }
     }
     killed
 }
 
 /// The pids of this process's children, from /proc.
-fn children() -> Vec<libc::pid_t> {
+fn children() -> Vec<Pid> {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return Vec::new();
     };
@@ -87,7 +94,7 @@ fn children() -> Vec<libc::pid_t> {
         if let Ok(text) = std::fs::read_to_string(t.path().join("children")) {
             out.extend(
                 text.split_whitespace()
-                    .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+                    .filter_map(|p| p.parse().ok().map(Pid::from_raw)),
             );
         }
     }

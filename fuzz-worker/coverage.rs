@@ -200,7 +200,9 @@ mod tests {
         let mut buf = vec![0u8; 200];
         let base = buf.as_mut_ptr();
         // An unaligned window of 181 bytes: head, cache lines, words, tail.
+        // SAFETY: 3 + 181 bytes lie within `buf`'s 200.
         let (start, len) = unsafe { (base.add(3), 181) };
+        // SAFETY: each offset is below 181, inside the window.
         unsafe {
             *start = 1;
             *start.add(9) = 5;
@@ -209,6 +211,7 @@ mod tests {
             *start.add(180) = 1;
         }
         let mut out = Vec::new();
+        // SAFETY: the window is `len` bytes of `buf`, which outlives the call.
         unsafe { collect_table(start, len, 100, &mut out) };
         out.sort();
         assert_eq!(
@@ -229,6 +232,8 @@ mod tests {
         let mut buf = vec![0u64; 16];
         let start = buf.as_mut_ptr() as *mut u8;
         let counts = [1u8, 2, 3, 4, 8, 16, 128, 255];
+        // SAFETY (the three blocks below): `buf` is 128 bytes, and every
+        // offset written or read is below 128.
         for (k, &c) in counts.iter().enumerate() {
             unsafe { *start.add(64 + k) = c };
         }

@@ -6,7 +6,16 @@
 //!
 //! Installed only in the process that runs targets, after fork, before the
 //! first execution.
+//!
+//! nix where it has a wrapper that needs no `unsafe` (signals sent and
+//! raised, the alarm, the descriptor limit, thread ids); raw libc where it
+//! has none (the thread's stack attributes, the alternate stack, tgkill,
+//! dladdr) and in the handlers' writes to raw descriptors, which nix would
+//! have wrapped in borrowed descriptors, unsafe as well.
 
+use nix::sys::resource::{getrlimit, Resource};
+use nix::sys::signal::{raise, sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
+use nix::unistd::{alarm, gettid};
 use std::io::Write;
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
@@ -19,20 +28,20 @@ static OUT_FD: AtomicI32 = AtomicI32::new(2);
 /// The thread that runs the target: a timeout report is its stack.
 static MAIN_TID: AtomicI32 = AtomicI32::new(0);
 /// The signal that asks for a timeout report (then the process dies).
-pub const TIMEOUT_SIGNAL: libc::c_int = libc::SIGUSR1;
+pub const TIMEOUT_SIGNAL: Signal = Signal::SIGUSR1;
 static STACK_LO: AtomicUsize = AtomicUsize::new(0);
 static STACK_HI: AtomicUsize = AtomicUsize::new(0);
 /// Off in the forked children that try minimization candidates: a crash
 /// site needs module offsets only, and symbolizing costs milliseconds.
 pub static SYMBOLIZE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
-const SIGNALS: [libc::c_int; 6] = [
-    libc::SIGSEGV,
-    libc::SIGBUS,
-    libc::SIGILL,
-    libc::SIGFPE,
-    libc::SIGABRT,
-    libc::SIGTRAP,
+const SIGNALS: [Signal; 6] = [
+    Signal::SIGSEGV,
+    Signal::SIGBUS,
+    Signal::SIGILL,
+    Signal::SIGFPE,
+    Signal::SIGABRT,
+    Signal::SIGTRAP,
 ];
 const ALT_STACK: usize = 4 << 20;
 
@@ -54,15 +63,9 @@ pub fn move_high(fd: RawFd) -> RawFd {
 /// The lowest descriptor [`move_high`] uses: near the top of what this
 /// process may open.
 fn high_floor() -> RawFd {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit into a local struct.
-    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0 {
-        lim.rlim_cur.min(1 << 20) as RawFd
-    } else {
-        1024
+    let soft = match getrlimit(Resource::RLIMIT_NOFILE) {
+        Ok((soft, _)) => soft.min(1 << 20) as RawFd,
+        Err(_) => 1024,
     };
     (soft - 64).max(100)
 }
@@ -70,16 +73,17 @@ fn high_floor() -> RawFd {
 /// This thread runs the target from now on (a process just forked, or the
 /// worker itself), and reports go to a copy of its current stderr.
 pub fn rebind() {
-    // SAFETY: gettid and fcntl on this process's own stderr.
-    unsafe {
-        MAIN_TID.store(libc::gettid(), Ordering::Relaxed);
-        let old = OUT_FD.load(Ordering::Relaxed);
-        let copy = libc::fcntl(2, libc::F_DUPFD_CLOEXEC, high_floor());
-        if copy >= 0 {
-            OUT_FD.store(copy, Ordering::Relaxed);
-            if old > 2 {
-                libc::close(old);
-            }
+    MAIN_TID.store(gettid().as_raw(), Ordering::Relaxed);
+    let old = OUT_FD.load(Ordering::Relaxed);
+    let copy = nix::fcntl::fcntl(
+        std::io::stderr(),
+        nix::fcntl::FcntlArg::F_DUPFD_CLOEXEC(high_floor()),
+    );
+    if let Ok(copy) = copy {
+        OUT_FD.store(copy, Ordering::Relaxed);
+        if old > 2 {
+            // SAFETY: closing our own earlier copy, which nothing else uses.
+            unsafe { libc::close(old) };
         }
     }
 }
@@ -91,8 +95,7 @@ pub fn install(report_fd: RawFd) {
     REPORT_FD.store(report_fd, Ordering::Relaxed);
     rebind();
     // SAFETY: plain libc calls on this thread's own attributes and a fresh
-    // mapping for the alternate stack; handlers are installed with
-    // SA_ONSTACK so a stack overflow still has a stack to run on.
+    // mapping for the alternate stack (nix wraps none of them).
     unsafe {
         let mut attr: libc::pthread_attr_t = std::mem::zeroed();
         if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) == 0 {
@@ -119,26 +122,36 @@ pub fn install(report_fd: RawFd) {
             };
             libc::sigaltstack(&ss, std::ptr::null_mut());
         }
-        reinstall();
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_timeout as *const () as usize;
-        sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(TIMEOUT_SIGNAL, &sa, std::ptr::null_mut());
+    }
+    reinstall();
+    let timeout = SigAction::new(
+        SigHandler::SigAction(on_timeout),
+        SaFlags::SA_SIGINFO | SaFlags::SA_ONSTACK,
+        SigSet::empty(),
+    );
+    // SAFETY: the handler only does what a signal handler may (see it),
+    // and what it shares with the rest of the process is atomics.
+    unsafe {
+        let _ = sigaction(TIMEOUT_SIGNAL, &timeout);
     }
 }
 
 /// Installs the crash handler for the crash signals (again, after a crash
-/// the worker survived: the handler resets them on entry).
+/// the worker survived: the handler resets them on entry). On the
+/// alternate stack (SA_ONSTACK), so that a stack overflow still has a
+/// stack to run on. Called from the handler too: nix's SigAction and
+/// sigaction allocate nothing.
 pub fn reinstall() {
-    // SAFETY: sigaction with a handler of ours; async-signal-safe.
+    let crash = SigAction::new(
+        SigHandler::SigAction(handler),
+        SaFlags::SA_SIGINFO | SaFlags::SA_ONSTACK | SaFlags::SA_NODEFER,
+        SigSet::empty(),
+    );
+    // SAFETY: the handler only does what a signal handler may (see it),
+    // and what it shares with the rest of the process is atomics.
     unsafe {
         for sig in SIGNALS {
-            let mut sa: libc::sigaction = std::mem::zeroed();
-            sa.sa_sigaction = handler as *const () as usize;
-            sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
-            libc::sigemptyset(&mut sa.sa_mask);
-            libc::sigaction(sig, &sa, std::ptr::null_mut());
+            let _ = sigaction(sig, &crash);
         }
     }
 }
@@ -147,22 +160,27 @@ pub fn reinstall() {
 /// the site of a hang), then die. Sent to the process, it may land on any
 /// thread: it is passed on to the one that runs the target.
 extern "C" fn on_timeout(_: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
-    // SAFETY: gettid, tgkill and write are async-signal-safe; the stack
-    // walk allocates, and should it block, the sender's SIGKILL follows.
-    unsafe {
-        let main = MAIN_TID.load(Ordering::Relaxed);
-        if main != 0 && libc::gettid() != main {
-            libc::syscall(libc::SYS_tgkill, libc::getpid(), main, TIMEOUT_SIGNAL);
-            return;
-        }
-        let out = OUT_FD.load(Ordering::Relaxed);
-        let mut line = StackLine::new();
-        line.push(b"==fuzz-worker== timeout: the input ran past the time limit; it was here:\n");
-        line.write_to(out);
-        write_backtrace(&mut FdOut(out));
-        libc::signal(libc::SIGKILL, libc::SIG_DFL);
-        libc::raise(libc::SIGKILL);
+    // gettid, tgkill and write are async-signal-safe; the stack walk
+    // allocates, and should it block, the sender's SIGKILL follows.
+    let main = MAIN_TID.load(Ordering::Relaxed);
+    if main != 0 && gettid().as_raw() != main {
+        // SAFETY: tgkill (nix has no wrapper) to a thread of this process.
+        unsafe {
+            libc::syscall(
+                libc::SYS_tgkill,
+                libc::getpid(),
+                main,
+                TIMEOUT_SIGNAL as libc::c_int,
+            )
+        };
+        return;
     }
+    let out = OUT_FD.load(Ordering::Relaxed);
+    let mut line = StackLine::new();
+    line.push(b"==fuzz-worker== timeout: the input ran past the time limit; it was here:\n");
+    line.write_to(out);
+    write_backtrace(&mut FdOut(out));
+    let _ = raise(Signal::SIGKILL);
 }
 
 /// The exit status of a worker whose target closed its descriptors to the
@@ -221,7 +239,7 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     // passed.
     let addr = unsafe {
         for s in SIGNALS {
-            libc::signal(s, libc::SIG_DFL);
+            libc::signal(s as libc::c_int, libc::SIG_DFL);
         }
         if info.is_null() {
             0
@@ -272,15 +290,13 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     }
     // Then the backtrace, which allocates; should it block, the alarm ends
     // the process, and the header above already says what happened.
-    // SAFETY: alarm(2) is async-signal-safe.
-    unsafe {
-        libc::alarm(10);
-    }
+    // alarm(2) is async-signal-safe.
+    alarm::set(10);
     write_backtrace(&mut FdOut(out));
-    // SAFETY: re-raise with the default disposition: the process dies of
-    // the signal, as it would have without us.
-    unsafe {
-        libc::raise(sig);
+    // Re-raised with the default disposition: the process dies of the
+    // signal, as it would have without us.
+    if let Ok(sig) = Signal::try_from(sig) {
+        let _ = raise(sig);
     }
 }
 

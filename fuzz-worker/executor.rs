@@ -225,26 +225,24 @@ pub fn failure_message(stderr: &str, ret: i32) -> String {
 /// Calls `f` with fd 2 redirected to a memory file; returns its result and
 /// what it wrote.
 fn capture_stderr(f: impl FnOnce() -> i32) -> (i32, String) {
-    use std::os::fd::FromRawFd;
-    // SAFETY: plain fd juggling on this process's own descriptors; fd 2 is
-    // restored before returning.
-    unsafe {
-        let fd = libc::memfd_create(c"fuzz-worker-message".as_ptr(), 0);
-        if fd < 0 {
-            return (f(), String::new());
-        }
-        let saved = libc::dup(2);
-        libc::dup2(fd, 2);
-        let ret = f();
-        libc::dup2(saved, 2);
-        libc::close(saved);
-        let mut file = std::fs::File::from_raw_fd(fd);
-        use std::io::{Read, Seek};
-        let _ = file.seek(std::io::SeekFrom::Start(0));
-        let mut text = Vec::new();
-        let _ = file.read_to_end(&mut text);
-        (ret, String::from_utf8_lossy(&text).into_owned())
-    }
+    use nix::sys::memfd::{memfd_create, MFdFlags};
+    use nix::unistd::{dup, dup2_stderr};
+    use std::io::{Read, Seek};
+    let (Ok(file), Ok(saved)) = (
+        memfd_create(c"fuzz-worker-message", MFdFlags::empty()),
+        dup(std::io::stderr()),
+    ) else {
+        return (f(), String::new());
+    };
+    let _ = dup2_stderr(&file);
+    let ret = f();
+    let _ = dup2_stderr(&saved);
+    drop(saved);
+    let mut file = std::fs::File::from(file);
+    let _ = file.seek(std::io::SeekFrom::Start(0));
+    let mut text = Vec::new();
+    let _ = file.read_to_end(&mut text);
+    (ret, String::from_utf8_lossy(&text).into_owned())
 }
 
 #[cfg(test)]

@@ -5,13 +5,22 @@
 //! handlers (told not to symbolize: a crash site needs module offsets
 //! only).
 
+use crate::children::exit_now;
 use crate::executor::{self, Executor, Verdict};
+use crate::supervise::{readable, signal_or_code};
 use fuzz_core::worker::crash::{self, DeathKind};
 use fuzz_core::worker::protocol::Checked;
 use fuzz_core::Value;
+use nix::fcntl::OFlag;
+use nix::sys::memfd::{memfd_create, MFdFlags};
+use nix::sys::prctl;
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::{waitpid, WaitStatus};
+use nix::unistd::{dup2_stderr, getppid, pipe2, read, write, ForkResult, Pid};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::os::fd::FromRawFd;
-use std::time::Duration;
+use std::os::fd::{AsFd, OwnedFd};
+use std::time::{Duration, Instant};
 
 // Exit codes a child uses to say how the target returned; anything else is
 // the target's own exit.
@@ -31,175 +40,162 @@ const RSS_EVERY: Duration = Duration::from_millis(50);
 
 /// Runs `values` once in a child.
 pub fn check(exec: &mut Executor, values: &[Value], limits: Limits) -> Checked {
-    let module = &exec.module.clone();
-    // SAFETY: fork with no other thread running; the child only executes
-    // the target and leaves with _exit; fds are plain pipes and a memfd.
-    unsafe {
-        let capture = libc::memfd_create(c"fuzz-worker-check".as_ptr(), 0);
-        let mut fds = [0; 2];
-        if capture < 0 || libc::pipe(fds.as_mut_ptr()) != 0 {
-            if capture >= 0 {
-                libc::close(capture);
+    let (capture, (from_child, to_parent)) = match (
+        memfd_create(c"fuzz-worker-check", MFdFlags::empty()),
+        pipe2(OFlag::O_CLOEXEC),
+    ) {
+        (Ok(capture), Ok(pipe)) => (File::from(capture), pipe),
+        (Err(e), _) | (_, Err(e)) => return cannot_run(e.to_string()),
+    };
+    // SAFETY: the worker has no other thread; the child only executes the
+    // target and leaves with _exit.
+    let pid = match unsafe { crate::children::fork() } {
+        Err(e) => return cannot_run(format!("fork: {e}")),
+        Ok(ForkResult::Child) => {
+            drop(from_child);
+            run_child(exec, values, &capture, &to_parent)
+        }
+        Ok(ForkResult::Parent { child }) => child,
+    };
+    drop(to_parent);
+    let watched = watch(pid, &from_child, limits);
+    drop(from_child);
+    let status = waitpid(pid, None);
+    let mut report = Vec::new();
+    let mut capture = capture;
+    let _ = capture.seek(SeekFrom::Start(0));
+    let _ = capture.read_to_end(&mut report);
+    let report = String::from_utf8_lossy(&report).into_owned();
+    judge(watched, status, report, &exec.module)
+}
+
+fn cannot_run(report: String) -> Checked {
+    Checked::Died {
+        kind: DeathKind::CannotRun,
+        site: String::new(),
+        report,
+    }
+}
+
+/// The child: dies with the worker, writes its stderr to `capture`, runs
+/// the input, sends the coverage it reached, and says how the target
+/// returned by its exit code.
+fn run_child(exec: &mut Executor, values: &[Value], capture: &File, out: &OwnedFd) -> ! {
+    // Die with the worker, should it be killed while this runs.
+    if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || getppid() == Pid::from_raw(1) {
+        exit_now(1);
+    }
+    let _ = dup2_stderr(capture);
+    crate::crash::rebind();
+    crate::crash::SYMBOLIZE.store(false, std::sync::atomic::Ordering::Relaxed);
+    let ret = exec.exec(values);
+    let bytes: Vec<u8> = exec.features.iter().flat_map(|f| f.to_le_bytes()).collect();
+    let mut rest = &bytes[..];
+    while let Ok(n @ 1..) = write(out, rest) {
+        rest = &rest[n..];
+    }
+    exit_now(match exec.classify_ret(ret) {
+        Verdict::Ok => OK,
+        Verdict::Rejected => REJECTED,
+        Verdict::Failed => FAILED,
+    })
+}
+
+/// What the parent saw of a child: what it sent, and how the watch ended.
+struct Watched {
+    sent: Vec<u8>,
+    timed_out: bool,
+    /// Killed past the memory limit, at this many MiB.
+    blown: Option<u64>,
+}
+
+/// Reads what the child sends until it is gone (EOF), within the timeout
+/// and the memory limit (a limit of 0 is no limit, for time and memory
+/// alike). Past the time limit the child is asked where it is (it writes
+/// its stack, the hang's site, and dies), then killed if it has not died
+/// within the grace.
+fn watch(pid: Pid, from_child: &OwnedFd, limits: Limits) -> Watched {
+    let mut watched = Watched {
+        sent: Vec::new(),
+        timed_out: false,
+        blown: None,
+    };
+    let mut deadline = (!limits.timeout.is_zero()).then(|| Instant::now() + limits.timeout);
+    let mut last_rss = Instant::now();
+    loop {
+        let left = deadline.map_or(RSS_EVERY, |d| d.saturating_duration_since(Instant::now()));
+        if left.is_zero() {
+            if watched.timed_out {
+                let _ = kill(pid, Signal::SIGKILL);
+                return watched;
             }
-            return Checked::Died {
-                kind: DeathKind::CannotRun,
-                site: String::new(),
-                report: std::io::Error::last_os_error().to_string(),
-            };
+            watched.timed_out = true;
+            let _ = kill(pid, crate::crash::TIMEOUT_SIGNAL);
+            deadline = Some(Instant::now() + fuzz_core::worker::client::STACK_GRACE);
+            continue;
         }
-        let pid = crate::children::fork();
-        if pid == 0 {
-            // Die with the worker, should it be killed while this runs.
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 || libc::getppid() == 1 {
-                libc::_exit(1);
-            }
-            libc::close(fds[0]);
-            libc::dup2(capture, 2);
-            crate::crash::rebind();
-            crate::crash::SYMBOLIZE.store(false, std::sync::atomic::Ordering::Relaxed);
-            let ret = exec.exec(values);
-            // The coverage reached, for the parent.
-            let bytes: Vec<u8> = exec.features.iter().flat_map(|f| f.to_le_bytes()).collect();
-            let mut rest = &bytes[..];
-            while !rest.is_empty() {
-                let n = libc::write(fds[1], rest.as_ptr().cast(), rest.len());
-                if n <= 0 {
-                    break;
-                }
-                rest = &rest[n as usize..];
-            }
-            let code = match exec.classify_ret(ret) {
-                Verdict::Ok => OK,
-                Verdict::Rejected => REJECTED,
-                Verdict::Failed => FAILED,
-            };
-            libc::_exit(code);
-        }
-        libc::close(fds[1]);
-        let mut timed_out = false;
-        let mut blown: Option<u64> = None;
-        let mut sent: Vec<u8> = Vec::new();
-        if pid > 0 {
-            // Read what the child sends until it is gone (EOF), within the
-            // timeout and the memory limit.
-            // A limit of 0 is no limit, for time and memory alike.
-            let mut deadline =
-                (!limits.timeout.is_zero()).then(|| std::time::Instant::now() + limits.timeout);
-            let mut asked: Option<std::time::Instant> = None;
-            let mut last_rss = std::time::Instant::now();
-            loop {
-                let left = match deadline {
-                    Some(d) => d.saturating_duration_since(std::time::Instant::now()),
-                    None => RSS_EVERY,
-                };
-                if left.is_zero() {
-                    // Past the limit: the child is asked where it is (it
-                    // writes its stack, the hang's site, and dies), then
-                    // killed if it has not died within the grace.
-                    match asked {
-                        None => {
-                            timed_out = true;
-                            asked = Some(std::time::Instant::now());
-                            libc::kill(pid, crate::crash::TIMEOUT_SIGNAL);
-                            deadline = Some(
-                                std::time::Instant::now() + fuzz_core::worker::client::STACK_GRACE,
-                            );
-                            continue;
-                        }
-                        Some(_) => {
-                            libc::kill(pid, libc::SIGKILL);
-                            break;
-                        }
-                    }
-                }
-                let mut pfd = libc::pollfd {
-                    fd: fds[0],
-                    events: libc::POLLIN,
-                    revents: 0,
-                };
-                let ms = left.min(RSS_EVERY).as_millis().clamp(1, i32::MAX as u128) as i32;
-                let ready = libc::poll(&mut pfd, 1, ms) > 0;
-                if last_rss.elapsed() >= RSS_EVERY {
-                    last_rss = std::time::Instant::now();
-                    let rss = fuzz_core::worker::client::rss_mb(pid).unwrap_or(0);
-                    if limits.rss_limit_mb > 0 && rss > limits.rss_limit_mb {
-                        blown = Some(rss);
-                        libc::kill(pid, libc::SIGKILL);
-                        break;
-                    }
-                }
-                if !ready {
-                    continue;
-                }
-                let mut chunk = [0u8; 65536];
-                let n = libc::read(fds[0], chunk.as_mut_ptr().cast(), chunk.len());
-                if n <= 0 {
-                    break;
-                }
-                sent.extend_from_slice(&chunk[..n as usize]);
-            }
-        }
-        libc::close(fds[0]);
-        let mut status = 0;
-        if pid > 0 {
-            libc::waitpid(pid, &mut status, 0);
-        }
-        let mut file = std::fs::File::from_raw_fd(capture);
-        let mut report = Vec::new();
-        let _ = file.seek(SeekFrom::Start(0));
-        let _ = file.read_to_end(&mut report);
-        let report = String::from_utf8_lossy(&report).into_owned();
-        if pid < 0 {
-            return Checked::Died {
-                kind: DeathKind::CannotRun,
-                site: String::new(),
-                report,
-            };
-        }
-        if let Some(rss) = blown {
-            let kind = DeathKind::OutOfMemory { rss_mb: rss };
-            return Checked::Died {
-                site: crash::site(&kind, &report, module),
-                kind,
-                report,
-            };
-        }
-        if timed_out {
-            let kind = crash::reported_signal(&report).unwrap_or(DeathKind::Timeout);
-            return Checked::Died {
-                site: crash::site(&kind, &report, module),
-                kind,
-                report,
-            };
-        }
-        let (signal, code) = if libc::WIFSIGNALED(status) {
-            (Some(libc::WTERMSIG(status)), None)
-        } else {
-            (None, Some(libc::WEXITSTATUS(status)))
-        };
-        match code {
-            Some(OK) => Checked::Ok {
-                features: sent
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect(),
-            },
-            Some(REJECTED) => Checked::Rejected,
-            Some(FAILED) => {
-                let message = executor::failure_message(&report, 1);
-                Checked::Failed {
-                    site: crash::failure_site(&message),
-                    message,
-                }
-            }
-            _ => {
-                let kind = crash::death_kind(signal, code, &report);
-                Checked::Died {
-                    site: crash::site(&kind, &report, module),
-                    kind,
-                    report,
-                }
+        let ready = readable(
+            from_child.as_fd(),
+            left.min(RSS_EVERY).max(Duration::from_millis(1)),
+        );
+        if last_rss.elapsed() >= RSS_EVERY {
+            last_rss = Instant::now();
+            let rss = fuzz_core::worker::client::rss_mb(pid.as_raw()).unwrap_or(0);
+            if limits.rss_limit_mb > 0 && rss > limits.rss_limit_mb {
+                watched.blown = Some(rss);
+                let _ = kill(pid, Signal::SIGKILL);
+                return watched;
             }
         }
+        if !ready {
+            continue;
+        }
+        let mut chunk = [0u8; 65536];
+        match read(from_child, &mut chunk) {
+            Ok(n) if n > 0 => watched.sent.extend_from_slice(&chunk[..n]),
+            _ => return watched,
+        }
+    }
+}
+
+/// The outcome of a check, from what was watched, the child's end and
+/// what it wrote to stderr; `module` is the target library's file name
+/// (for the crash site).
+fn judge(
+    watched: Watched,
+    status: nix::Result<WaitStatus>,
+    report: String,
+    module: &str,
+) -> Checked {
+    let died = |kind: DeathKind, report: String| Checked::Died {
+        site: crash::site(&kind, &report, module),
+        kind,
+        report,
+    };
+    if let Some(rss) = watched.blown {
+        return died(DeathKind::OutOfMemory { rss_mb: rss }, report);
+    }
+    if watched.timed_out {
+        let kind = crash::reported_signal(&report).unwrap_or(DeathKind::Timeout);
+        return died(kind, report);
+    }
+    let (signal, code) = signal_or_code(status);
+    match code {
+        Some(OK) => Checked::Ok {
+            features: watched
+                .sent
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        },
+        Some(REJECTED) => Checked::Rejected,
+        Some(FAILED) => {
+            let message = executor::failure_message(&report, 1);
+            Checked::Failed {
+                site: crash::failure_site(&message),
+                message,
+            }
+        }
+        _ => died(crash::death_kind(signal, code, &report), report),
     }
 }

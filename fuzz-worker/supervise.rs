@@ -20,13 +20,25 @@
 //! can. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops it within a fraction of a
 //! second; the outcomes so far are kept.
 
+use crate::children::exit_now;
 use crate::coverage::fingerprint;
 use crate::executor::{self, Executor, Verdict};
 use crate::sancov;
 use fuzz_core::worker::client::{rss_mb, warm_up_allowance};
 use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::Value;
-use std::os::fd::RawFd;
+use nix::fcntl::OFlag;
+use nix::poll::{poll, PollFd, PollFlags};
+use nix::sys::memfd::{memfd_create, MFdFlags};
+use nix::sys::prctl;
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::{waitpid, WaitStatus};
+use nix::unistd::{
+    dup2_stderr, dup2_stdout, getppid, lseek, pipe2, read, write, ForkResult, Pid, Whence,
+};
+use std::fs::File;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::unix::fs::FileExt;
 use std::time::{Duration, Instant};
 
 /// What happened to one input.
@@ -104,6 +116,7 @@ pub struct Outcomes {
 /// runs a copy of it), and returns one outcome per input, in order.
 pub fn run_all(job: &Job, exec: &mut Executor) -> Result<Outcomes, String> {
     let capture = memfd()?;
+    let capture = &capture;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(job.inputs.len());
     let allowance = warm_up_allowance(job.timeout);
     let mut warm_up = true;
@@ -151,8 +164,6 @@ pub fn run_all(job: &Job, exec: &mut Executor) -> Result<Outcomes, String> {
             limit = job.timeout;
         }
     }
-    // SAFETY: closing our memfd.
-    unsafe { libc::close(capture) };
     Ok(Outcomes { outcomes, stopped })
 }
 
@@ -179,13 +190,11 @@ fn classify_return(
     }
 }
 
-fn memfd() -> Result<RawFd, String> {
-    // SAFETY: memfd_create with a static name.
-    let fd = unsafe { libc::memfd_create(c"fuzz-worker-output".as_ptr(), 0) };
-    if fd < 0 {
-        return Err(format!("memfd_create: {}", std::io::Error::last_os_error()));
-    }
-    Ok(fd)
+/// The memory file the children's stdout and stderr go to.
+fn memfd() -> Result<File, String> {
+    memfd_create(c"fuzz-worker-output", MFdFlags::empty())
+        .map(File::from)
+        .map_err(|e| format!("memfd_create: {e}"))
 }
 
 enum Event {
@@ -194,87 +203,83 @@ enum Event {
     Stopped,
 }
 
-struct Child {
-    pid: libc::pid_t,
-    reports: RawFd,
-    capture: RawFd,
+struct Child<'a> {
+    pid: Pid,
+    reports: OwnedFd,
+    capture: &'a File,
     buf: Vec<u8>,
     stderr_offset: u64,
     crash: Option<(i32, bool)>,
     exited: bool,
 }
 
-fn spawn(
+fn spawn<'a>(
     job: &Job,
     exec: &mut Executor,
     first: usize,
-    capture: RawFd,
+    capture: &'a File,
     warm_up: bool,
-) -> Result<Child, String> {
-    let mut fds = [0 as RawFd; 2];
-    // SAFETY: creating a pipe into a local array.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(format!("pipe: {}", std::io::Error::last_os_error()));
-    }
-    let (read_end, write_end) = (fds[0], fds[1]);
+) -> Result<Child<'a>, String> {
+    let (read_end, write_end) = pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
     // SAFETY: the worker has no other threads here (DESIGN.md: fork before
     // starting any thread); the child only runs the target loop and exits
     // with _exit, never returning into the parent's code.
-    let pid = unsafe { crate::children::fork() };
-    if pid < 0 {
-        return Err(format!("fork: {}", std::io::Error::last_os_error()));
-    }
-    if pid == 0 {
-        // SAFETY: in the child: die with the parent, redirect output, then
-        // run inputs. What the target writes to stdout is dropped: stderr
-        // alone is its message.
-        unsafe {
-            let parent = libc::getppid();
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 || parent == 1 {
-                libc::_exit(1);
-            }
-            libc::close(read_end);
-            let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
-            libc::dup2(if null >= 0 { null } else { capture }, 1);
-            libc::dup2(capture, 2);
-            child_loop(job, exec, first, write_end, warm_up);
+    match unsafe { crate::children::fork() } {
+        Err(e) => Err(format!("fork: {e}")),
+        Ok(ForkResult::Child) => {
+            drop(read_end);
+            child_loop(job, exec, first, capture, write_end, warm_up)
         }
+        Ok(ForkResult::Parent { child }) => Ok(Child {
+            pid: child,
+            reports: read_end,
+            capture,
+            buf: Vec::new(),
+            stderr_offset: 0,
+            crash: None,
+            exited: false,
+        }),
     }
-    // SAFETY: the parent keeps only the read end.
-    unsafe { libc::close(write_end) };
-    Ok(Child {
-        pid,
-        reports: read_end,
-        capture,
-        buf: Vec::new(),
-        stderr_offset: 0,
-        crash: None,
-        exited: false,
-    })
 }
 
-/// The child: run inputs `first..` and report each. Never returns.
-///
-/// # Safety
-/// Call only in a freshly forked child.
-unsafe fn child_loop(job: &Job, exec: &mut Executor, first: usize, out: RawFd, warm_up: bool) -> ! {
-    crate::crash::install(out);
+/// The child: die with the parent, send stdout nowhere and stderr to the
+/// capture (stderr alone is a target's message), then run inputs `first..`
+/// and report each. Never returns. The process has no other thread, so
+/// it may allocate.
+fn child_loop(
+    job: &Job,
+    exec: &mut Executor,
+    first: usize,
+    capture: &File,
+    out: OwnedFd,
+    warm_up: bool,
+) -> ! {
+    if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || getppid() == Pid::from_raw(1) {
+        exit_now(1);
+    }
+    let null = File::options().write(true).open("/dev/null");
+    let _ = match &null {
+        Ok(null) => dup2_stdout(null),
+        Err(_) => dup2_stdout(capture),
+    };
+    let _ = dup2_stderr(capture);
+    crate::crash::install(out.as_raw_fd());
     sancov::clear_comparisons();
     (job.init)();
     if warm_up {
         exec.exec(job.warm_up);
-        send(out, "W\n");
+        send(&out, "W\n");
     }
     // Initialisation may have touched counters; from here on each read
     // also resets, so the tables are walked once per input.
     exec.reset_counters();
     for i in first..job.inputs.len() {
-        let offset = libc::lseek(2, 0, libc::SEEK_END);
-        send(out, &format!("S {i} {offset}\n"));
+        let offset = lseek(std::io::stderr(), 0, Whence::SeekEnd).unwrap_or(-1);
+        send(&out, &format!("S {i} {offset}\n"));
         let ret = exec.exec(&job.inputs[i]);
         let features = &exec.features;
         send(
-            out,
+            &out,
             &format!(
                 "D {i} {ret} {} {:x}\n",
                 features.len(),
@@ -282,21 +287,21 @@ unsafe fn child_loop(job: &Job, exec: &mut Executor, first: usize, out: RawFd, w
             ),
         );
     }
-    libc::_exit(0)
+    exit_now(0)
 }
 
-unsafe fn send(fd: RawFd, line: &str) {
+/// Sends one report line, or leaves: the parent is gone.
+fn send(fd: &OwnedFd, line: &str) {
     let mut rest = line.as_bytes();
     while !rest.is_empty() {
-        let n = libc::write(fd, rest.as_ptr().cast(), rest.len());
-        if n <= 0 {
-            libc::_exit(101);
+        match write(fd, rest) {
+            Ok(n) if n > 0 => rest = &rest[n..],
+            _ => exit_now(101),
         }
-        rest = &rest[n as usize..];
     }
 }
 
-impl Child {
+impl Child<'_> {
     /// Waits for the child's warm-up, within `limit` (none for zero).
     fn wait_warm(&mut self, limit: Duration, job: &Job) -> Wait {
         let start = Instant::now();
@@ -311,8 +316,8 @@ impl Child {
                 return Wait::Stopped;
             }
             let over = !limit.is_zero() && start.elapsed() > limit;
-            let blown =
-                rss_mb(self.pid).is_some_and(|r| r > job.rss_limit_mb && job.rss_limit_mb > 0);
+            let blown = rss_mb(self.pid.as_raw())
+                .is_some_and(|r| r > job.rss_limit_mb && job.rss_limit_mb > 0);
             if self.exited || over || blown {
                 self.kill();
                 return Wait::Failed;
@@ -373,7 +378,7 @@ impl Child {
                     report,
                 });
             }
-            if let Some(rss) = rss_mb(self.pid).filter(|_| rss_limit_mb > 0) {
+            if let Some(rss) = rss_mb(self.pid.as_raw()).filter(|_| rss_limit_mb > 0) {
                 if rss > rss_limit_mb {
                     self.kill();
                     return Event::Died(Outcome::OutOfMemory {
@@ -389,8 +394,7 @@ impl Child {
     /// The child ran past its limit: it is asked where it is (it writes its
     /// stack and dies), and killed if it has not died within the grace.
     fn ask_for_stack(&mut self) {
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(self.pid, crate::crash::TIMEOUT_SIGNAL) };
+        let _ = kill(self.pid, crate::crash::TIMEOUT_SIGNAL);
         let asked = Instant::now();
         while !self.exited && asked.elapsed() < fuzz_core::worker::client::STACK_GRACE {
             self.poll(Duration::from_millis(20));
@@ -400,23 +404,13 @@ impl Child {
 
     /// Reads what the child sent within `wait`; notes EOF.
     fn poll(&mut self, wait: Duration) {
-        let mut pfd = libc::pollfd {
-            fd: self.reports,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: poll and read on our own pipe end.
-        unsafe {
-            if libc::poll(&mut pfd, 1, wait.as_millis() as libc::c_int) <= 0 {
-                return;
-            }
-            let mut chunk = [0u8; 4096];
-            let n = libc::read(self.reports, chunk.as_mut_ptr().cast(), chunk.len());
-            if n <= 0 {
-                self.exited = true;
-            } else {
-                self.buf.extend_from_slice(&chunk[..n as usize]);
-            }
+        if !readable(self.reports.as_fd(), wait) {
+            return;
+        }
+        let mut chunk = [0u8; 4096];
+        match read(&self.reports, &mut chunk) {
+            Ok(n) if n > 0 => self.buf.extend_from_slice(&chunk[..n]),
+            _ => self.exited = true,
         }
     }
 
@@ -428,54 +422,31 @@ impl Child {
 
     /// What the child wrote since the current input started.
     fn stderr_since(&self) -> String {
-        // SAFETY: fstat and pread on our memfd.
-        unsafe {
-            let mut st: libc::stat = std::mem::zeroed();
-            if libc::fstat(self.capture, &mut st) != 0 {
-                return String::new();
-            }
-            let end = st.st_size as u64;
-            let start = self.stderr_offset.min(end);
-            let mut buf = vec![0u8; (end - start) as usize];
-            let n = libc::pread(
-                self.capture,
-                buf.as_mut_ptr().cast(),
-                buf.len(),
-                start as libc::off_t,
-            );
-            buf.truncate(n.max(0) as usize);
-            String::from_utf8_lossy(&buf).into_owned()
-        }
+        let Ok(meta) = self.capture.metadata() else {
+            return String::new();
+        };
+        let end = meta.len();
+        let start = self.stderr_offset.min(end);
+        let mut buf = vec![0u8; (end - start) as usize];
+        let n = self.capture.read_at(&mut buf, start).unwrap_or(0);
+        buf.truncate(n);
+        String::from_utf8_lossy(&buf).into_owned()
     }
 
     fn kill(&mut self) {
-        // SAFETY: killing and reaping our own child.
-        unsafe {
-            libc::kill(self.pid, libc::SIGKILL);
-            let mut status = 0;
-            libc::waitpid(self.pid, &mut status, 0);
-            libc::close(self.reports);
-        }
+        let _ = kill(self.pid, Signal::SIGKILL);
+        let _ = waitpid(self.pid, None);
         self.exited = true;
     }
 
     /// The child is gone: how, and what it left on stderr.
     fn death(&mut self) -> Outcome {
-        let mut status = 0;
-        // SAFETY: reaping our own child and closing our pipe end.
-        unsafe {
-            libc::waitpid(self.pid, &mut status, 0);
-            libc::close(self.reports);
-        }
+        let status = waitpid(self.pid, None);
         let report = self.stderr_since();
         if let Some((_, true)) = self.crash {
             return Outcome::StackOverflow { report };
         }
-        let (signal, code) = if libc::WIFSIGNALED(status) {
-            (Some(libc::WTERMSIG(status)), None)
-        } else {
-            (None, Some(libc::WEXITSTATUS(status)))
-        };
+        let (signal, code) = signal_or_code(status);
         let kind = fuzz_core::worker::crash::death_kind(signal, code, &report);
         match kind {
             DeathKind::StackOverflow => Outcome::StackOverflow { report },
@@ -489,11 +460,22 @@ impl Child {
 
     /// Ends a child that has run every input.
     fn finish(&mut self) {
-        // SAFETY: reaping our own child and closing our pipe end.
-        unsafe {
-            let mut status = 0;
-            libc::waitpid(self.pid, &mut status, 0);
-            libc::close(self.reports);
-        }
+        let _ = waitpid(self.pid, None);
+    }
+}
+
+/// True when `fd` has something to read (or its end) within `wait`.
+pub(crate) fn readable(fd: BorrowedFd, wait: Duration) -> bool {
+    let ms = u16::try_from(wait.as_millis()).unwrap_or(u16::MAX);
+    poll(&mut [PollFd::new(fd, PollFlags::POLLIN)], ms).is_ok_and(|n| n > 0)
+}
+
+/// How a reaped child ended: the signal that killed it, or its exit code
+/// (`(None, None)` when it could not be reaped).
+pub(crate) fn signal_or_code(status: nix::Result<WaitStatus>) -> (Option<i32>, Option<i32>) {
+    match status {
+        Ok(WaitStatus::Signaled(_, signal, _)) => (Some(signal as i32), None),
+        Ok(WaitStatus::Exited(_, code)) => (None, Some(code)),
+        _ => (None, None),
     }
 }

@@ -12,9 +12,12 @@
 use crate::worker::crash::DeathKind;
 use crate::worker::protocol::{self, Request, Response, TargetDesc};
 use crate::worker::shm::Shm;
+use nix::sys::prctl;
+use nix::sys::signal::{self, Signal};
+use nix::unistd::{getppid, setpgid, sysconf, Pid, SysconfVar};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -96,13 +99,7 @@ pub struct Spawn<'a> {
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 into a local array; both ends are owned below.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: fresh descriptors from pipe2.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    Ok(nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?)
 }
 
 impl Worker {
@@ -145,7 +142,11 @@ impl Worker {
             cmd.arg("--no-warm-up");
         }
         let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
-        let parent = std::process::id() as libc::pid_t;
+        let parent = Pid::this();
+        // The descriptors are moved with raw libc calls: nix would have
+        // raw numbers wrapped in borrowed and owned descriptors (unsafe
+        // too, and an OwnedFd of fd 3 would close it when dropped). The
+        // nix calls here allocate nothing.
         // SAFETY: only async-signal-safe calls between fork and exec: move
         // the pipe ends out of the way, onto fds 3 and 4 (dup2 clears
         // close-on-exec), into a process group of its own, and ask for
@@ -156,9 +157,7 @@ impl Worker {
         // that died before prctl took effect is caught by getppid.
         unsafe {
             cmd.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0
-                    || libc::getppid() != parent
-                {
+                if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || getppid() != parent {
                     libc::_exit(1);
                 }
                 let a2 = libc::fcntl(a, libc::F_DUPFD, 100);
@@ -168,7 +167,7 @@ impl Worker {
                 }
                 libc::close(a2);
                 libc::close(b2);
-                libc::setpgid(0, 0);
+                let _ = setpgid(Pid::from_raw(0), Pid::from_raw(0));
                 Ok(())
             });
         }
@@ -234,8 +233,10 @@ impl Worker {
             None => {
                 self.killed = Some(Killed::Timeout);
                 self.asked = Some(Instant::now());
-                // SAFETY: signalling our own child.
-                unsafe { libc::kill(self.pid(), STACK_SIGNAL) };
+                let _ = signal::kill(
+                    Pid::from_raw(self.pid()),
+                    Signal::try_from(STACK_SIGNAL).ok(),
+                );
             }
             Some(t) if t.elapsed() > STACK_GRACE => self.kill(Killed::Timeout),
             Some(_) => {}
@@ -247,12 +248,11 @@ impl Worker {
         if self.killed.is_none() {
             self.killed = Some(why);
         }
-        // SAFETY: signalling our own child's process group (and the child
-        // itself, should it not have set its group yet).
-        unsafe {
-            libc::kill(-self.pid(), libc::SIGKILL);
-            libc::kill(self.pid(), libc::SIGKILL);
-        }
+        // Its process group, and the child itself, should it not have set
+        // its group yet.
+        let pid = Pid::from_raw(self.pid());
+        let _ = signal::killpg(pid, Signal::SIGKILL);
+        let _ = signal::kill(pid, Signal::SIGKILL);
     }
 
     /// Resident memory in MiB.
@@ -387,8 +387,10 @@ pub fn warm_up_allowance(timeout: Duration) -> Duration {
 pub fn rss_mb(pid: i32) -> Option<u64> {
     let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    // SAFETY: sysconf only reads a system constant.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
+    let page = sysconf(SysconfVar::PAGE_SIZE)
+        .ok()
+        .flatten()
+        .unwrap_or(4096) as u64;
     Some((pages * page) >> 20)
 }
 
