@@ -59,112 +59,160 @@ pub fn serve(
     for line in BufReader::new(input).lines() {
         let line = line.map_err(|e| pipe_error("reading from the coordinator", &e))?;
         let request: Request = protocol::from_line(&line)?;
-        let response = match request {
-            Request::Stop => return Ok(()),
-            Request::Run { id, entry } => match decode(&entry) {
-                Err(message) => Response::Error { id, message },
-                Ok(values) => {
-                    let ret = exec.exec(&values);
-                    let features = exec.features.clone();
-                    fuzzer.learn(&features);
-                    let outcome = match exec.classify_ret(ret) {
-                        Verdict::Ok => Exec::Ok,
-                        Verdict::Rejected => Exec::Rejected,
-                        Verdict::Failed => Exec::Failed {
-                            message: exec.failure_message(&values),
-                        },
-                    };
-                    Response::Ran {
-                        id,
-                        outcome,
-                        features,
-                    }
-                }
-            },
-            Request::Fuzz {
-                id,
-                entry,
-                seed,
-                max_execs,
-                millis,
-                max_len,
-                add_coverage,
-                known_crashes,
-                use_cmp,
-                corpus,
-                search,
-            } => {
-                fuzzer.learn(&add_coverage);
-                crate::known::learn(&known_crashes);
-                // Under -seed (slices counted, not timed) times would make
-                // runs differ: entries are not timed then.
-                let added = fuzzer.add_entries(&mut exec, &corpus, millis.is_some());
-                match added.and_then(|()| decode(&entry)) {
-                    Err(message) => Response::Error { id, message },
-                    Ok(parent) => {
-                        let deadline = millis.map(|m| Instant::now() + Duration::from_millis(m));
-                        let slice = Slice {
-                            seed,
-                            max_len,
-                            max_execs,
-                            deadline,
-                            use_cmp,
-                            search,
-                        };
-                        let (execs, found) = fuzzer.fuzz(&mut exec, &parent, &slice);
-                        Response::Fuzzed { id, execs, found }
-                    }
-                }
-            }
-            Request::Check {
-                id,
-                entry,
-                timeout_ms,
-                rss_limit_mb,
-            } => match decode(&entry) {
-                Err(message) => Response::Error { id, message },
-                Ok(values) => {
-                    let limits = Limits {
-                        timeout: Duration::from_millis(timeout_ms),
-                        rss_limit_mb,
-                    };
-                    let outcome = crate::forked::check(&mut exec, &values, limits);
-                    Response::Checked { id, outcome }
-                }
-            },
-            Request::Minimize {
-                id,
-                entry,
-                keep,
-                max_execs,
-                millis,
-                timeout_ms,
-                rss_limit_mb,
-            } => match decode(&entry) {
-                Err(message) => Response::Error { id, message },
-                Ok(values) => {
-                    let budget = Budget {
-                        deadline: millis.map(|m| Instant::now() + Duration::from_millis(m)),
-                        max_execs,
-                    };
-                    let limits = Limits {
-                        timeout: Duration::from_millis(timeout_ms),
-                        rss_limit_mb,
-                    };
-                    let (best, execs) =
-                        shrink(&mut exec, id, &values, &keep, &budget, limits, &mut send);
-                    Response::Minimized {
-                        id,
-                        entry: text_of(&best),
-                        execs,
-                    }
-                }
-            },
+        let Some(response) = answer(&mut exec, &mut fuzzer, request, &mut send) else {
+            return Ok(());
         };
         send(&response)?;
         reap_forks(&mut send, &mut forks_said)?;
     }
     Ok(())
+}
+
+/// The answer to one request; None for `Stop`.
+fn answer(
+    exec: &mut Executor,
+    fuzzer: &mut Fuzzer,
+    request: Request,
+    send: &mut dyn FnMut(&Response) -> Result<(), String>,
+) -> Option<Response> {
+    let response = match request {
+        Request::Stop => return None,
+        Request::Run { id, entry } => run_entry(exec, fuzzer, id, &entry),
+        Request::Fuzz {
+            id,
+            entry,
+            seed,
+            max_execs,
+            millis,
+            max_len,
+            add_coverage,
+            known_crashes,
+            use_cmp,
+            corpus,
+            search,
+        } => {
+            let slice = Slice {
+                seed,
+                max_len,
+                max_execs,
+                deadline: None,
+                use_cmp,
+                search,
+            };
+            let shared = Shared {
+                corpus: &corpus,
+                add_coverage: &add_coverage,
+                known_crashes: &known_crashes,
+            };
+            fuzz_slice(exec, fuzzer, id, &entry, shared, slice, millis)
+        }
+        Request::Check {
+            id,
+            entry,
+            timeout_ms,
+            rss_limit_mb,
+        } => {
+            let limits = Limits {
+                timeout: Duration::from_millis(timeout_ms),
+                rss_limit_mb,
+            };
+            match decode(&entry) {
+                Err(message) => Response::Error { id, message },
+                Ok(values) => Response::Checked {
+                    id,
+                    outcome: crate::forked::check(exec, &values, limits),
+                },
+            }
+        }
+        Request::Minimize {
+            id,
+            entry,
+            keep,
+            max_execs,
+            millis,
+            timeout_ms,
+            rss_limit_mb,
+        } => {
+            let budget = Budget {
+                deadline: millis.map(|m| Instant::now() + Duration::from_millis(m)),
+                max_execs,
+            };
+            let limits = Limits {
+                timeout: Duration::from_millis(timeout_ms),
+                rss_limit_mb,
+            };
+            let task = Shrink {
+                id,
+                keep: &keep,
+                budget: &budget,
+                limits,
+            };
+            match decode(&entry) {
+                Err(message) => Response::Error { id, message },
+                Ok(values) => shrink(exec, &values, task, send),
+            }
+        }
+    };
+    Some(response)
+}
+
+/// `Run`: one entry, its coverage learned (it is the coordinator's now).
+fn run_entry(exec: &mut Executor, fuzzer: &mut Fuzzer, id: u64, entry: &str) -> Response {
+    let values = match decode(entry) {
+        Err(message) => return Response::Error { id, message },
+        Ok(values) => values,
+    };
+    let ret = exec.exec(&values);
+    let features = exec.features.clone();
+    fuzzer.learn(&features);
+    let outcome = match exec.classify_ret(ret) {
+        Verdict::Ok => Exec::Ok,
+        Verdict::Rejected => Exec::Rejected,
+        Verdict::Failed => Exec::Failed {
+            message: exec.failure_message(&values),
+        },
+    };
+    Response::Ran {
+        id,
+        outcome,
+        features,
+    }
+}
+
+/// What a `Fuzz` request shares of the coordinator's findings: entries
+/// new to this worker, coverage found elsewhere, and the crashes recorded
+/// (`known.rs`).
+struct Shared<'a> {
+    corpus: &'a [String],
+    add_coverage: &'a [u32],
+    known_crashes: &'a [u64],
+}
+
+/// `Fuzz`: the shared entries and coverage taken in, then one slice from
+/// `entry`; its time (`millis`, none under -seed) starts once the entries
+/// are in.
+fn fuzz_slice(
+    exec: &mut Executor,
+    fuzzer: &mut Fuzzer,
+    id: u64,
+    entry: &str,
+    shared: Shared,
+    mut slice: Slice,
+    millis: Option<u64>,
+) -> Response {
+    fuzzer.learn(shared.add_coverage);
+    crate::known::learn(shared.known_crashes);
+    // Under -seed (slices counted, not timed) times would make runs
+    // differ: entries are not timed then.
+    let added = fuzzer.add_entries(exec, shared.corpus, millis.is_some());
+    match added.and_then(|()| decode(entry)) {
+        Err(message) => Response::Error { id, message },
+        Ok(parent) => {
+            slice.deadline = millis.map(|m| Instant::now() + Duration::from_millis(m));
+            let (execs, found) = fuzzer.fuzz(exec, &parent, &slice);
+            Response::Fuzzed { id, execs, found }
+        }
+    }
 }
 
 /// After a request: what the target forked while serving it is killed and
@@ -204,18 +252,29 @@ fn decode(entry: &str) -> Result<Vec<Value>, String> {
     codec::decode(entry.as_bytes()).map_err(|e| format!("bad entry from the coordinator: {e}"))
 }
 
-/// Minimizes `values` while they keep `keep`: failures are tried in forked
-/// children (a crash costs a fork), coverage in-process. The best so far
-/// is sent as `Progress` at most every 200 ms.
+/// A `Minimize` request: what to keep, within what budget and limits.
+struct Shrink<'a> {
+    id: u64,
+    keep: &'a Keep,
+    budget: &'a Budget,
+    limits: Limits,
+}
+
+/// Minimizes `values` while they keep `task.keep`: failures are tried in
+/// forked children (a crash costs a fork), coverage in-process. The best
+/// so far is sent as `Progress` at most every 200 ms.
 fn shrink(
     exec: &mut Executor,
-    id: u64,
     values: &[Value],
-    keep: &Keep,
-    budget: &Budget,
-    limits: Limits,
+    task: Shrink,
     send: &mut dyn FnMut(&Response) -> Result<(), String>,
-) -> (Vec<Value>, u64) {
+) -> Response {
+    let Shrink {
+        id,
+        keep,
+        budget,
+        limits,
+    } = task;
     let mut wanted: Vec<u32> = match keep {
         Keep::Coverage { features, .. } => features.clone(),
         Keep::Failure { .. } => Vec::new(),
@@ -265,5 +324,9 @@ fn shrink(
         kept
     };
     let (best, stats) = minimize::minimize(values, budget, &mut still, &mut |_| {});
-    (best, stats.execs)
+    Response::Minimized {
+        id,
+        entry: text_of(&best),
+        execs: stats.execs,
+    }
 }

@@ -119,6 +119,7 @@ pub fn decode_line(line: &[u8]) -> std::result::Result<Value, String> {
     value_of(call)
 }
 
+/// The value of one line's call expression, as Go's `parseCorpusValue`.
 fn value_of(call: Call<'_>) -> std::result::Result<Value, String> {
     if call.fun == Fun::Ident("custom") {
         return custom_value(&call);
@@ -154,9 +155,14 @@ fn value_of(call: Call<'_>) -> std::result::Result<Value, String> {
         }
         Fun::Ident(name) => name,
     };
+    let (val, kind) = literal_of(arg)?;
+    primitive_value(type_name, &val, kind)
+}
 
-    // The literal text and kind, as Go's reader builds them.
-    let (val, kind): (String, LitKind) = match arg {
+/// The literal text and kind of a primitive's argument, as Go's reader
+/// builds them (a minus sign joined to its literal, `Inf` and `NaN`).
+fn literal_of(arg: &Arg<'_>) -> std::result::Result<(String, LitKind), String> {
+    Ok(match arg {
         Arg::Unary(op, inner) => match inner.as_ref() {
             Arg::Lit(kind, text) => {
                 if *op != UnOp::Sub {
@@ -178,50 +184,36 @@ fn value_of(call: Call<'_>) -> std::result::Result<Value, String> {
         Arg::Ident(_) | Arg::ByteSliceOf(_) => {
             return Err("literal value required for primitive type".into())
         }
-    };
+    })
+}
 
+/// A value of primitive type `type_name` (or `float32-bits`/`float64-bits`
+/// for `math.Float32frombits`/`Float64frombits`) from its literal.
+fn primitive_value(
+    type_name: &str,
+    val: &str,
+    kind: LitKind,
+) -> std::result::Result<Value, String> {
     match type_name {
         "string" => {
             if kind != LitKind::String {
                 return Err("string literal value required for type string".into());
             }
-            golex::unquote_string(&val)
+            golex::unquote_string(val)
                 .map(Value::String)
                 .ok_or_else(|| "invalid syntax".into())
         }
-        "byte" | "rune" => {
-            if kind == LitKind::Int {
-                return if type_name == "rune" {
-                    parse_int(&val, 32).map(|v| Value::Int32(v as i32))
-                } else {
-                    parse_uint(&val, 8).map(|v| Value::Uint8(v as u8))
-                };
-            }
-            if kind != LitKind::Char {
-                return Err("character literal required for byte/rune types".into());
-            }
-            let inner = &val[1..val.len() - 1];
-            let (code, _) =
-                golex::unquote_char(inner, b'\'').ok_or_else(|| "invalid syntax".to_string())?;
-            if type_name == "rune" {
-                return Ok(Value::Int32(code.code() as i32));
-            }
-            match code {
-                Unquoted::Byte(b) => Ok(Value::Uint8(b)),
-                Unquoted::Char(c) if (c as u32) < 256 => Ok(Value::Uint8(c as u32 as u8)),
-                Unquoted::Char(_) => Err("can only encode single byte to a byte type".into()),
-            }
-        }
+        "byte" | "rune" => char_value(type_name == "rune", val, kind),
         "int" | "int8" | "int16" | "int32" | "int64" => {
             if kind != LitKind::Int {
                 return Err("integer literal required for int types".into());
             }
             Ok(match type_name {
-                "int" => Value::Int(parse_int(&val, 64)?),
-                "int8" => Value::Int8(parse_int(&val, 8)? as i8),
-                "int16" => Value::Int16(parse_int(&val, 16)? as i16),
-                "int32" => Value::Int32(parse_int(&val, 32)? as i32),
-                _ => Value::Int64(parse_int(&val, 64)?),
+                "int" => Value::Int(parse_int(val, 64)?),
+                "int8" => Value::Int8(parse_int(val, 8)? as i8),
+                "int16" => Value::Int16(parse_int(val, 16)? as i16),
+                "int32" => Value::Int32(parse_int(val, 32)? as i32),
+                _ => Value::Int64(parse_int(val, 64)?),
             })
         }
         "uint" | "uint8" | "uint16" | "uint32" | "uint64" => {
@@ -229,46 +221,75 @@ fn value_of(call: Call<'_>) -> std::result::Result<Value, String> {
                 return Err("integer literal required for uint types".into());
             }
             Ok(match type_name {
-                "uint" => Value::Uint(parse_uint(&val, 64)?),
-                "uint8" => Value::Uint8(parse_uint(&val, 8)? as u8),
-                "uint16" => Value::Uint16(parse_uint(&val, 16)? as u16),
-                "uint32" => Value::Uint32(parse_uint(&val, 32)? as u32),
-                _ => Value::Uint64(parse_uint(&val, 64)?),
+                "uint" => Value::Uint(parse_uint(val, 64)?),
+                "uint8" => Value::Uint8(parse_uint(val, 8)? as u8),
+                "uint16" => Value::Uint16(parse_uint(val, 16)? as u16),
+                "uint32" => Value::Uint32(parse_uint(val, 32)? as u32),
+                _ => Value::Uint64(parse_uint(val, 64)?),
             })
         }
-        "float32" | "float64" => {
-            if kind != LitKind::Float && kind != LitKind::Int {
-                return Err(format!(
-                    "float or integer literal required for {type_name} type"
-                ));
-            }
-            let single = type_name == "float32";
-            let v = gofloat::parse(&val, single).map_err(|e| match e {
-                FloatError::Syntax => format!("parsing {val:?}: invalid syntax"),
-                FloatError::Range => format!("parsing {val:?}: value out of range"),
-            })?;
-            Ok(if single {
-                Value::Float32(v as f32)
-            } else {
-                Value::Float64(v)
-            })
-        }
+        "float32" | "float64" => float_value(type_name, val, kind),
         "float32-bits" => {
             if kind != LitKind::Int {
                 return Err("integer literal required for math.Float32frombits type".into());
             }
-            Ok(Value::Float32(f32::from_bits(parse_uint(&val, 32)? as u32)))
+            Ok(Value::Float32(f32::from_bits(parse_uint(val, 32)? as u32)))
         }
         "float64-bits" => {
             if kind != LitKind::Float && kind != LitKind::Int {
                 return Err("integer literal required for math.Float64frombits type".into());
             }
-            Ok(Value::Float64(f64::from_bits(parse_uint(&val, 64)?)))
+            Ok(Value::Float64(f64::from_bits(parse_uint(val, 64)?)))
         }
         _ => Err(format!(
             "expected []byte or primitive type, not {type_name:?}"
         )),
     }
+}
+
+/// A `byte` or `rune` (`rune` true) from an integer or character literal.
+fn char_value(rune: bool, val: &str, kind: LitKind) -> std::result::Result<Value, String> {
+    if kind == LitKind::Int {
+        return if rune {
+            parse_int(val, 32).map(|v| Value::Int32(v as i32))
+        } else {
+            parse_uint(val, 8).map(|v| Value::Uint8(v as u8))
+        };
+    }
+    if kind != LitKind::Char {
+        return Err("character literal required for byte/rune types".into());
+    }
+    let inner = &val[1..val.len() - 1];
+    let (code, _) =
+        golex::unquote_char(inner, b'\'').ok_or_else(|| "invalid syntax".to_string())?;
+    if rune {
+        return Ok(Value::Int32(code.code() as i32));
+    }
+    match code {
+        Unquoted::Byte(b) => Ok(Value::Uint8(b)),
+        Unquoted::Char(c) if (c as u32) < 256 => Ok(Value::Uint8(c as u32 as u8)),
+        Unquoted::Char(_) => Err("can only encode single byte to a byte type".into()),
+    }
+}
+
+/// A `float32` or `float64` from a float or integer literal, as Go's
+/// `strconv.ParseFloat`.
+fn float_value(type_name: &str, val: &str, kind: LitKind) -> std::result::Result<Value, String> {
+    if kind != LitKind::Float && kind != LitKind::Int {
+        return Err(format!(
+            "float or integer literal required for {type_name} type"
+        ));
+    }
+    let single = type_name == "float32";
+    let v = gofloat::parse(val, single).map_err(|e| match e {
+        FloatError::Syntax => format!("parsing {val:?}: invalid syntax"),
+        FloatError::Range => format!("parsing {val:?}: value out of range"),
+    })?;
+    Ok(if single {
+        Value::Float32(v as f32)
+    } else {
+        Value::Float64(v)
+    })
 }
 
 fn custom_value(call: &Call<'_>) -> std::result::Result<Value, String> {

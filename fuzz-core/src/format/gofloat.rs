@@ -75,6 +75,9 @@ pub fn underscore_ok(s: &str) -> bool {
 /// corpus reader passes it: `NaN`, `+Inf`, `-Inf`, or a Go number literal
 /// with an optional leading `-`. The result of a 32-bit parse is exactly
 /// representable as `f32`.
+// It follows Go's `readFloat` (strconv/atof.go) step by step, so that it
+// can be checked against it line by line; split up, it would not be.
+#[allow(clippy::too_many_lines)]
 pub fn parse(s: &str, single: bool) -> Result<f64, FloatError> {
     match s {
         "NaN" => {
