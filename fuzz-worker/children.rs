@@ -7,12 +7,19 @@
 //! child when the worker dies, is counted, and the children are killed
 //! and reaped when the request that forked them ends. The coordinator is
 //! told once.
+//!
+//! Also what the worker's own children share (`run`'s in supervise.rs,
+//! the checks' in forked.rs): how they fork and leave, how their pipe is
+//! watched, how their end is read.
 
+use nix::poll::{poll, PollFd, PollFlags};
 use nix::sys::prctl;
 use nix::sys::signal::{kill, Signal};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{ForkResult, Pid};
+use std::os::fd::BorrowedFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 /// Forks the target made since they were last taken.
 static FORKS: AtomicU64 = AtomicU64::new(0);
@@ -99,4 +106,20 @@ fn children() -> Vec<Pid> {
         }
     }
     out
+}
+
+/// True when `fd` has something to read (or its end) within `wait`.
+pub fn readable(fd: BorrowedFd, wait: Duration) -> bool {
+    let ms = u16::try_from(wait.as_millis()).unwrap_or(u16::MAX);
+    poll(&mut [PollFd::new(fd, PollFlags::POLLIN)], ms).is_ok_and(|n| n > 0)
+}
+
+/// How a reaped child ended: the signal that killed it, or its exit code
+/// (`(None, None)` when it could not be reaped).
+pub fn signal_or_code(status: nix::Result<WaitStatus>) -> (Option<i32>, Option<i32>) {
+    match status {
+        Ok(WaitStatus::Signaled(_, signal, _)) => (Some(signal as i32), None),
+        Ok(WaitStatus::Exited(_, code)) => (None, Some(code)),
+        _ => (None, None),
+    }
 }

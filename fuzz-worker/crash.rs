@@ -251,7 +251,7 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     // A crash -keepfuzzing has recorded already, in a guarded call: the
     // call returns and the worker goes on (this does not return then).
     let fingerprint = crate::known::fingerprint_here(sig);
-    crate::known::survive_if_known(sig, fingerprint);
+    crate::known::survive_if_known(sig, fingerprint, reinstall);
     // First what matters, without allocating: the crash may have happened
     // inside malloc with its lock held, and anything that allocates could
     // then block forever. The header and the report line are built on the

@@ -5,9 +5,9 @@
 //! handlers (told not to symbolize: a crash site needs module offsets
 //! only).
 
-use crate::children::exit_now;
+use crate::children::{exit_now, readable, signal_or_code};
 use crate::executor::{self, Executor, Verdict};
-use crate::supervise::{readable, signal_or_code};
+
 use fuzz_core::worker::crash::{self, DeathKind};
 use fuzz_core::worker::protocol::Checked;
 use fuzz_core::Value;

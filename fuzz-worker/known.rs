@@ -259,7 +259,10 @@ fn fingerprint_of(signal: i32, ips: &[usize], own: &dyn Fn(usize) -> bool) -> u6
 
 /// In the crash handler: when the crash is a known one inside a guarded
 /// call, survives it (the call returns) and does not return; else returns.
-pub fn survive_if_known(signal: i32, fingerprint: u64) {
+/// `reinstall` puts the crash handlers back (the handler's own
+/// `crash::reinstall`, passed in so that this module need not import the
+/// one that imports it).
+pub fn survive_if_known(signal: i32, fingerprint: u64, reinstall: fn()) {
     // SAFETY: reading a flag the guard keeps.
     if unsafe { fuzz_worker_guard_active() } == 0 {
         return;
@@ -274,7 +277,7 @@ pub fn survive_if_known(signal: i32, fingerprint: u64) {
     // returns.
     unsafe {
         libc::ftruncate(2, 0);
-        crate::crash::reinstall();
+        reinstall();
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
         libc::sigaddset(&mut set, signal);

@@ -20,7 +20,7 @@
 //! can. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops it within a fraction of a
 //! second; the outcomes so far are kept.
 
-use crate::children::exit_now;
+use crate::children::{exit_now, readable, signal_or_code};
 use crate::coverage::fingerprint;
 use crate::executor::{self, Executor, Verdict};
 use crate::sancov;
@@ -28,16 +28,15 @@ use fuzz_core::worker::client::{rss_mb, warm_up_allowance};
 use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::Value;
 use nix::fcntl::OFlag;
-use nix::poll::{poll, PollFd, PollFlags};
 use nix::sys::memfd::{memfd_create, MFdFlags};
 use nix::sys::prctl;
 use nix::sys::signal::{kill, Signal};
-use nix::sys::wait::{waitpid, WaitStatus};
+use nix::sys::wait::waitpid;
 use nix::unistd::{
     dup2_stderr, dup2_stdout, getppid, lseek, pipe2, read, write, ForkResult, Pid, Whence,
 };
 use std::fs::File;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::fs::FileExt;
 use std::time::{Duration, Instant};
 
@@ -461,21 +460,5 @@ impl Child<'_> {
     /// Ends a child that has run every input.
     fn finish(&mut self) {
         let _ = waitpid(self.pid, None);
-    }
-}
-
-/// True when `fd` has something to read (or its end) within `wait`.
-pub(crate) fn readable(fd: BorrowedFd, wait: Duration) -> bool {
-    let ms = u16::try_from(wait.as_millis()).unwrap_or(u16::MAX);
-    poll(&mut [PollFd::new(fd, PollFlags::POLLIN)], ms).is_ok_and(|n| n > 0)
-}
-
-/// How a reaped child ended: the signal that killed it, or its exit code
-/// (`(None, None)` when it could not be reaped).
-pub(crate) fn signal_or_code(status: nix::Result<WaitStatus>) -> (Option<i32>, Option<i32>) {
-    match status {
-        Ok(WaitStatus::Signaled(_, signal, _)) => (Some(signal as i32), None),
-        Ok(WaitStatus::Exited(_, code)) => (None, Some(code)),
-        _ => (None, None),
     }
 }
