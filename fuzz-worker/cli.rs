@@ -126,9 +126,25 @@ pub enum Command {
         /// The target to run (needed when the library has several).
         #[arg(long = "target", value_name = "NAME")]
         target: Option<String>,
-        /// Number of executions.
-        #[arg(long = "n", value_name = "N", default_value_t = 100_000)]
+        /// Number of executions (at least 1).
+        #[arg(
+            long = "n",
+            value_name = "N",
+            default_value_t = 100_000,
+            value_parser = parse_count
+        )]
         n: u64,
+        /// Time the input may run, checked once in a child before the timing, as run does.
+        #[arg(
+            long = "timeout",
+            value_name = "D",
+            default_value = "10s",
+            value_parser = fuzz_core::duration::parse
+        )]
+        timeout: std::time::Duration,
+        /// Memory limit in MiB for that check.
+        #[arg(long = "rss_limit_mb", value_name = "MB", default_value_t = 2048)]
+        rss_limit_mb: u64,
         /// The input is raw bytes, not a v1 file.
         #[arg(long = "raw")]
         raw: bool,
@@ -252,3 +268,12 @@ Re-run a crasher:
         ),
     ],
 };
+
+/// `bench -n`: a positive number of executions.
+fn parse_count(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("0 executions measure nothing: want 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{s:?} is not a number of executions")),
+    }
+}

@@ -124,6 +124,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             lib,
             target,
             n,
+            timeout,
+            rss_limit_mb,
             raw,
             sanitizer_runtime,
             input,
@@ -134,6 +136,19 @@ fn run(cli: Cli) -> Result<Status, CliError> {
                 Some(p) => inputs::load(p, target, raw)?,
                 None => inputs::zero(target),
             };
+            // The input is run once as `run` runs it (a child, -timeout,
+            // -rss_limit_mb): one that fails is reported as run reports it,
+            // and not timed.
+            let limits = forked::Limits {
+                timeout,
+                rss_limit_mb,
+            };
+            let name = input
+                .as_deref()
+                .map_or("(zero values)".into(), fuzz_cli::io::display);
+            if let Some(status) = bench_check(&lib, target, &values, limits, &name)? {
+                return Ok(status);
+            }
             bench(&lib, target, &values, n)
         }
     }
@@ -270,6 +285,49 @@ fn serving_executor(
     Ok((exec, cmp_lib))
 }
 
+/// `bench`'s check: the input once in a child under the limits. Returns
+/// the exit status when it failed (reported as `run` reports it) or the
+/// run was interrupted, `None` when it passed.
+fn bench_check(
+    lib: &Library,
+    target: &library::Target,
+    values: &[fuzz_core::Value],
+    limits: forked::Limits,
+    name: &str,
+) -> Result<Option<Status>, CliError> {
+    let init = || lib.initialize();
+    let warm_up = inputs::zero(target);
+    fuzz_cli::interrupt::install();
+    let one = [values.to_vec()];
+    let job = supervise::Job {
+        inputs: &one,
+        timeout: limits.timeout,
+        rss_limit_mb: limits.rss_limit_mb,
+        init: &init,
+        warm_up: &warm_up,
+        stop: fuzz_cli::interrupt::interrupted,
+    };
+    let mut exec = executor::Executor::new(
+        module_name(lib),
+        lib.function(target),
+        target.kind,
+        coverage::CounterMap::new(lib.uses_pc_map),
+        None,
+    );
+    let done = supervise::run_all(&job, &mut exec).map_err(CliError::misuse)?;
+    match done.outcomes.first() {
+        None => {
+            eprintln!("{TOOL}: interrupted before the input ran");
+            Ok(Some(Status::Success))
+        }
+        Some(outcome) if outcome.is_finding() => {
+            print_line(format!("{name}: {}", describe(outcome, false)))?;
+            Ok(Some(Status::Finding))
+        }
+        Some(_) => Ok(None),
+    }
+}
+
 /// `bench`: executions per second of one input through the executor, as
 /// the fuzzing loop runs them (packing, the call, reading the counters).
 fn bench(
@@ -295,9 +353,17 @@ fn bench(
         exec.exec(values);
     }
     let start = Instant::now();
-    for _ in 0..n {
+    let mut done = 0;
+    while done < n {
+        // Ctrl-C (the check's handler is installed) ends the timing early.
+        if done % 4096 == 0 && fuzz_cli::interrupt::interrupted() {
+            eprintln!("{TOOL}: interrupted after {done} of {n} executions");
+            break;
+        }
         exec.exec(values);
+        done += 1;
     }
+    let n = done;
     let elapsed = start.elapsed();
     let per = elapsed.as_nanos() as f64 / n.max(1) as f64;
     print_line(format!(

@@ -1029,3 +1029,56 @@ fn bench_prints_ns_per_exec() {
     assert_eq!(out.lines().count(), 1, "{out}");
     has(&out, "ns/exec");
 }
+
+#[test]
+fn bench_reports_a_failing_input_as_run_does_and_refuses_zero() {
+    let dir = tempdir();
+    let d = dir.path();
+    let lib = example_lib("libmisbehave.so");
+    // A hang: reported within -timeout + 1 s, exit 1, not timed.
+    let hang = raw(d, "hang", b"hang");
+    let start = std::time::Instant::now();
+    let r = worker(
+        d,
+        &[
+            "bench", &lib, "-target", "FuzzHang", "-timeout", "1s", "-raw", hang,
+        ],
+    )
+    .expect(1);
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_secs(2), "took {took:?}");
+    assert!(
+        r.out().starts_with(&format!("{hang}: timed out after 1s")),
+        "{}",
+        r.out()
+    );
+    assert!(!r.out().contains("ns/exec"), "{}", r.out());
+    // A crash, as run prints it.
+    let segv = raw(d, "segv", b"segv");
+    let r = worker(d, &["bench", &lib, "-target", "FuzzSegv", "-raw", segv]).expect(1);
+    let run = worker(d, &["run", &lib, "-target", "FuzzSegv", "-raw", segv]).expect(1);
+    assert_eq!(
+        r.out().lines().next(),
+        run.out().lines().next(),
+        "bench:\n{}\nrun:\n{}",
+        r.out(),
+        run.out()
+    );
+    // A passing input is timed; -n 0 is refused in one line.
+    let ok = raw(d, "ok", b"fine");
+    let r = worker(
+        d,
+        &[
+            "bench", &lib, "-target", "FuzzSegv", "-n", "100", "-raw", ok,
+        ],
+    )
+    .expect(0);
+    has(&r.out(), "ns/exec");
+    let r = worker(
+        d,
+        &["bench", &lib, "-target", "FuzzSegv", "-n", "0", "-raw", ok],
+    )
+    .expect(2);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    has(&r.stderr, "-n");
+}
