@@ -21,7 +21,18 @@
 #   fixed      OUT/fixed/BUG            the fixed version, built and linked
 #                                       the same way: the checker's fixed
 #                                       replayer
-#   aflpp440   (not built yet: errors)
+#   aflpp440   OUT/aflpp440/BUG         the buggy harness for AFL++ 4.40c, as
+#                                       bench/suite.sh builds its afl440
+#                                       flavour: Rust with rustc's sancov
+#                                       trace-pc-guard, C by its afl-clang-fast
+#                                       (PCGUARD), linked with its
+#                                       afl-compiler-rt.o and libAFLDriver.a
+#                                       (persistent mode, shared-memory input)
+#                                       and rss_limit.c; OUT/aflpp440/BUG.dict
+#                                       its dictionary of the C code
+#                                       (AFL_LLVM_DICT2FILE), when there is C
+#                                       code; OUT/aflpp440/afl-fuzz and
+#                                       VERSION, the AFL++ that built them
 # C code in -sys crates is compiled by clang-19 with the matching
 # -fsanitize-coverage flags (CFLAGS_<target> for the cc crate). A bug whose
 # directory holds a file named asan has its C code built with
@@ -30,9 +41,13 @@
 # which fuzz-worker resolves by preloading clang-19's shared runtime (as for
 # examples/c/asan.c). Without it a memory-corrupting C bug can wreck the
 # process before an in-process engine saves the input.
+# AFL++ 4.40c is bench/aflpp/build.sh's (bench/out/aflpp/4.40c, which that
+# script builds when it is missing, ~2 minutes); AFL440=DIR takes another
+# prefix that script made.
 # Builds are niced, one job at a time (CARGO_BUILD_JOBS, default 1); cargo's
-# directories are OUT/cargo-buggy and OUT/cargo-fixed, so a rerun only
-# redoes what changed.
+# directories are OUT/cargo-buggy, OUT/cargo-fixed and OUT/cargo-aflpp440,
+# so a rerun only redoes what changed (but for the aflpp440 flavour's -sys
+# crates, whose C code is compiled again so that the dictionary is whole).
 set -euo pipefail
 
 die() {
@@ -75,20 +90,20 @@ SANCOV_RUST="-Cpasses=sancov-module \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
 -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares"
-SANCOV_C="-g -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp \
--fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strcmp -fno-builtin-strncmp"
+C_NO_BUILTIN="-fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strcmp -fno-builtin-strncmp"
+SANCOV_C="-g -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp $C_NO_BUILTIN"
 # Libraries the Rust staticlib needs when clang links it (as bench/suite.sh).
 # shellcheck disable=SC2054 # commas inside one flag
 RUST_LINK=(-Wl,--gc-sections -Wl,-z,start-stop-gc -lgcc_s -lutil -lrt -lpthread -lm -ldl)
 
-# cargo_build BUG VARIANT RUSTFLAGS CFLAGS TARGETDIR: builds bugs/BUG/VARIANT
-# (--locked: the committed Cargo.lock) into TARGETDIR; prints the release
-# directory.
+# cargo_build BUG VARIANT RUSTFLAGS CFLAGS TARGETDIR [CC]: builds
+# bugs/BUG/VARIANT (--locked: the committed Cargo.lock) into TARGETDIR, C
+# code by CC (default clang-19); prints the release directory.
 cargo_build() {
-    local bug=$1 variant=$2 rustflags=$3 cflags=$4 tdir=$5
+    local bug=$1 variant=$2 rustflags=$3 cflags=$4 tdir=$5 cc=${6:-$CLANG}
     local cflags_var="CFLAGS_${HOST//-/_}"
     (
-        export RUSTFLAGS="$rustflags" CC="$CLANG" "$cflags_var=$cflags"
+        export RUSTFLAGS="$rustflags" CC="$cc" "$cflags_var=$cflags"
         nice -n 10 "$CARGO" build --quiet --locked --release --target "$HOST" \
             --manifest-path "$HERE/bugs/$bug/$variant/Cargo.toml" --target-dir "$tdir"
     ) >&2 || die "cargo build of bugs/$bug/$variant failed"
@@ -140,8 +155,85 @@ flavour_fixed() {
     link_libfuzzer "$1" "$rel/librb_$1.a" "$OUT/fixed/$1"
 }
 
+# AFL++ 4.40c: bench/aflpp/build.sh's prefix, built when missing (the script
+# returns at once when it is there), or AFL440 (a prefix that script made).
+afl440_ready=0
+afl440_prefix() {
+    [ "$afl440_ready" = 0 ] || return 0
+    local f
+    if [ -z "${AFL440:-}" ]; then
+        AFL440="$HERE/../out/aflpp/4.40c"
+        note "AFL++ 4.40c: bench/aflpp/build.sh (builds it when missing)"
+        MAKE_JOBS=1 "$HERE/../aflpp/build.sh" >&2 || die "bench/aflpp/build.sh failed"
+    fi
+    for f in bin/afl-fuzz bin/afl-clang-fast lib/afl/afl-compiler-rt.o lib/afl/libAFLDriver.a VERSION; do
+        [ -e "$AFL440/$f" ] ||
+            die "AFL440=$AFL440 has no $f (unset AFL440 to build AFL++ 4.40c with bench/aflpp/build.sh)"
+    done
+    AFL440=$(cd "$AFL440" && pwd)
+    grep -q '^afl-fuzz++4\.40c ' "$AFL440/VERSION" || die "$AFL440/VERSION does not say afl-fuzz++4.40c"
+    mkdir -p "$OUT/aflpp440"
+    # The fuzzer that goes with the builds (run.sh runs this one), what it
+    # is, and the memory limit (rss_limit.c).
+    install_file "$AFL440/bin/afl-fuzz" "$OUT/aflpp440/afl-fuzz"
+    install_file "$AFL440/VERSION" "$OUT/aflpp440/VERSION"
+    "$CLANG" -O2 -c "$HERE/rss_limit.c" -o "$OUT/aflpp440/rss_limit.o.tmp.$$" ||
+        die "compiling rss_limit.c failed"
+    mv "$OUT/aflpp440/rss_limit.o.tmp.$$" "$OUT/aflpp440/rss_limit.o"
+    afl440_ready=1
+}
+
+# links_packages BUG VARIANT: the packages of bugs/BUG/VARIANT's build that
+# declare `links` (the -sys crates, which build C code), one a line.
+links_packages() {
+    "$CARGO" metadata --quiet --locked --format-version 1 --filter-platform "$HOST" \
+        --manifest-path "$HERE/bugs/$1/$2/Cargo.toml" |
+        python3 -c 'import json, sys
+for p in json.load(sys.stdin)["packages"]:
+    if p.get("links"):
+        print("%s@%s" % (p["name"], p["version"]))' ||
+        die "cargo metadata of bugs/$1/$2 failed"
+}
+
+# The AFL++ build (bench/suite.sh's afl440 flavour): Rust instrumented by
+# rustc with sancov trace-pc-guard, whose callbacks AFL++'s
+# afl-compiler-rt.o implements (as cargo-afl does); C code of -sys crates by
+# AFL++'s afl-clang-fast (its PCGUARD pass), with the same C flags as the
+# other builds but SanitizerCoverage's (AFL_DONT_OPTIMIZE: cc's -O3 only, no
+# -funroll-loops added) and its dict2file pass writing the C code's
+# constants to OUT/aflpp440/BUG.dict (afl-fuzz -x), as the suite does; the
+# staticlib linked with libAFLDriver.a (LLVMFuzzerTestOneInput in
+# persistent mode) and rss_limit.o. rustc cannot run AFL++'s passes (an
+# LLVM 19 plugin; rustc's LLVM is its own and stable rustc loads no
+# plugins), so Rust code has no dictionary, as in the suite.
 flavour_aflpp440() {
-    die "aflpp440: AFL++ 4.40c builds are not built yet"
+    local bug=$1 rel dict="$OUT/aflpp440/$1.dict" tdir="$OUT/cargo-aflpp440" pkg pkgs san=() cflags
+    afl440_prefix
+    # Compile the -sys crates' C code again, so that dict2file (which only
+    # runs when afl-clang-fast compiles) writes the whole dictionary.
+    rm -f "$dict"
+    pkgs=$(links_packages "$bug" buggy)
+    for pkg in $pkgs; do
+        "$CARGO" clean --quiet --release --target "$HOST" --manifest-path "$HERE/bugs/$bug/buggy/Cargo.toml" \
+            --target-dir "$tdir" -p "$pkg" >&2 || die "cargo clean -p $pkg failed"
+    done
+    cflags="-g $C_NO_BUILTIN"
+    [ -f "$HERE/bugs/$bug/asan" ] && cflags="$cflags -fsanitize=address" san=(-fsanitize=address)
+    rel=$(
+        export AFL_QUIET=1 AFL_DONT_OPTIMIZE=1 AFL_LLVM_DICT2FILE="$dict"
+        cargo_build "$bug" buggy "$("$HERE/../../examples/rustflags.sh" trace-pc-guard)" "$cflags" "$tdir" \
+            "$AFL440/bin/afl-clang-fast"
+    )
+    # libAFLDriver's reference to the entry is weak: -u pulls it in.
+    "$CLANG" "${san[@]}" -Wl,-u,LLVMFuzzerTestOneInput "$AFL440/lib/afl/afl-compiler-rt.o" \
+        "$AFL440/lib/afl/libAFLDriver.a" "$OUT/aflpp440/rss_limit.o" "$rel/librb_$bug.a" \
+        -o "$OUT/aflpp440/$bug.tmp.$$" "${RUST_LINK[@]}" || die "linking the AFL++ build of $bug failed"
+    mv "$OUT/aflpp440/$bug.tmp.$$" "$OUT/aflpp440/$bug"
+    if [ -s "$dict" ]; then
+        note "$bug: aflpp440 dictionary of the C code: $(grep -c . "$dict") word(s)"
+    else
+        rm -f "$dict"
+    fi
 }
 
 for fl in $FLAVOURS; do
@@ -157,5 +249,6 @@ done
 {
     echo "rustc	$(rustc --version)"
     echo "clang	$("$CLANG" --version | head -n1)"
+    [ "$afl440_ready" = 0 ] || echo "aflpp440	$(paste -sd' ' "$AFL440/VERSION")"
 } >"$OUT/toolchain.tsv"
 note "built ${#BUGS[@]} bug(s) ($FLAVOURS) into $OUT"
