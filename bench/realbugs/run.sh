@@ -5,27 +5,35 @@
 #   bench/realbugs/run.sh OUT ENGINE BUG SEED
 #
 # OUT is build.sh's output directory. ENGINE is fuzz-run, libfuzzer or
-# aflpp440 (not built yet: an error). CAP (seconds, default 300) caps the
-# run; every engine has a 10 s per-input limit, so a hang counts when the
-# engine saves it:
+# aflpp440. CAP (seconds, default 300) caps the run; every engine has a
+# 10 s per-input limit, so a hang counts when the engine saves it, and a
+# 2 GiB limit on its resident memory:
 #   fuzz-run   -fuzz '^BUG$' -timeout 10s -fuzztime CAPs -parallel 1
 #              -seed SEED -fuzzminimizetime 0s (no minimization: the input
 #              is saved as found, as libFuzzer saves it), a fresh cache and
 #              testdata directory; the time is the failure event's elapsed
 #              (-json). fuzz-run and fuzz-worker come from FUZZ_BIN (a
 #              directory), else the repository's target/release (cargo
-#              build --release).
+#              build --release). Its -rss_limit_mb default is 2048.
 #   libfuzzer  OUT/libfuzzer/BUG -timeout=10 -max_total_time=CAP -seed=SEED
 #              on an empty corpus directory; the time is the process's
 #              wall time (it exits on its first crash, timeout or OOM).
+#              -rss_limit_mb=2048.
+#   aflpp440   OUT/aflpp440/afl-fuzz -V CAP -t 10000 -m none -s SEED -i in
+#              -o out [-x OUT/aflpp440/BUG.dict] -- OUT/aflpp440/BUG, in
+#              the one-byte corpus `echo >in/seed` writes (AFL++ needs an
+#              input and skips empty ones); the 2 GiB limit is the build's
+#              (rss_limit.c), not -m. AFL_BENCH_UNTIL_CRASH=1, and the run
+#              stops afl-fuzz at its first file in crashes/ or hangs/; the
+#              time is that file's mtime from the process's start.
 # The saved input goes through check.sh. Prints one TSV line and appends it
 # to OUT/results.tsv:
 #   engine bug seed cap found time_s kind verdict input
 # found is 1 when the engine saved an input within the cap (time_s is then
 # its time, else the cap); kind is the engine's word for it (crash,
-# timeout, oom, ...), or how the engine itself failed when it saved nothing
-# (a miss); verdict is check.sh's (documented, other, ...), "-"
-# when nothing was found. The run's files stay in OUT/runs/ENGINE/BUG/SEED.
+# timeout, oom; AFL++'s crash sig:NN or hang, ...), or how the engine
+# itself failed when it saved nothing (a miss); verdict is check.sh's
+# (documented, other, ...), "-" when nothing was found. The run's files stay in OUT/runs/ENGINE/BUG/SEED.
 set -euo pipefail
 
 die() {
@@ -109,7 +117,63 @@ engine_libfuzzer() {
 }
 
 engine_aflpp440() {
-    die "aflpp440: AFL++ 4.40c builds are not built yet (bench/realbugs/build.sh has no such flavour)"
+    local bin="$OUT/aflpp440/$BUG" fuzz="$OUT/aflpp440/afl-fuzz" rc=0 start pid first args
+    [ -x "$bin" ] || die "$bin is not built (FLAVOURS=aflpp440 bench/realbugs/build.sh $OUT $BUG)"
+    [ -x "$fuzz" ] || die "no $fuzz (FLAVOURS=aflpp440 bench/realbugs/build.sh $OUT $BUG)"
+    # AFL++ needs at least one input and skips empty files; the driver
+    # skips the empty input too. So its corpus is one file of one byte, the
+    # newline that `echo >in/seed` writes (no bug's input).
+    mkdir -p "$dir/in"
+    echo >"$dir/in/seed"
+    args=(-V "$CAP" -t 10000 -m none -s "$SEED" -i in -o out)
+    [ ! -s "$OUT/aflpp440/$BUG.dict" ] || args+=(-x "$OUT/aflpp440/$BUG.dict")
+    start=$(date +%s.%N)
+    (
+        cd "$dir"
+        exec env AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_BENCH_UNTIL_CRASH=1 \
+            AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+            timeout -k 10 $((CAP + 120)) "$fuzz" "${args[@]}" -- "$bin" >log 2>&1
+    ) &
+    pid=$!
+    # AFL_BENCH_UNTIL_CRASH stops afl-fuzz at its first crash, not at a
+    # hang: watch both directories and stop it (SIGTERM: its own clean exit)
+    # at the first file.
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ -n "$(find "$dir/out/default/crashes" "$dir/out/default/hangs" -type f -name 'id:*' 2>/dev/null | head -n1)" ]; then
+            kill -TERM "$pid" 2>/dev/null || true
+            break
+        fi
+        sleep 0.1
+    done
+    wait "$pid" || rc=$?
+    # The first saved input, by the time afl-fuzz wrote it (its file's
+    # mtime) from the start of the process, as libFuzzer's wall time is.
+    first=$(python3 - "$dir/out/default" "$start" <<'PY'
+import os, sys
+out, start = sys.argv[1], float(sys.argv[2])
+files = []
+for sub in ("crashes", "hangs"):
+    d = os.path.join(out, sub)
+    for name in os.listdir(d) if os.path.isdir(d) else []:
+        if name.startswith("id:"):
+            files.append((os.stat(os.path.join(d, name)).st_mtime, sub, name))
+if files:
+    mtime, sub, name = min(files)
+    if sub == "hangs":
+        kind = "hang"
+    else:
+        sig = [f[4:] for f in name.split(",") if f.startswith("sig:")]
+        kind = "crash sig:%s" % sig[0] if sig else "crash"
+    print("%.2f\t%s\t%s" % (mtime - start, kind, os.path.join(out, sub, name)))
+PY
+    )
+    if [ -n "$first" ]; then
+        IFS=$'\t' read -r time_s kind input <<<"$first"
+        found=1
+    elif [ "$rc" != 0 ]; then
+        kind="afl-fuzz exited $rc"
+        echo "bench/realbugs/run.sh: afl-fuzz exited $rc without a crash or hang (see $dir/log)" >&2
+    fi
 }
 
 case "$ENGINE" in
