@@ -9,8 +9,8 @@
 # (the release that fixed it). Everything comes from the crates.io registry
 # through cargo; C libraries come as the C source a -sys crate bundles.
 #
-# One function per flavour; FLAVOURS (default "fuzzrun libfuzzer fixed")
-# picks which are built:
+# One function per flavour; FLAVOURS (default all four: "fuzzrun libfuzzer
+# fixed aflpp440") picks which are built:
 #   fuzzrun    OUT/fuzz-run/libBUG.so   buggy cdylib, rustc's sancov flags
 #                                       (examples/README.md), for fuzz-run;
 #                                       its libFuzzer target is named BUG
@@ -70,7 +70,7 @@ fi
 for bug in "${BUGS[@]}"; do
     [ -f "$HERE/bugs/$bug/harness.rs" ] || die "no such bug: $bug (bugs/$bug/harness.rs)"
 done
-FLAVOURS=${FLAVOURS:-fuzzrun libfuzzer fixed}
+FLAVOURS=${FLAVOURS:-fuzzrun libfuzzer fixed aflpp440}
 
 CARGO=${CARGO:-cargo}
 CLANG=${CLANG:-clang-19}
