@@ -150,19 +150,18 @@ pub fn parse_from<T: CommandFactory + FromArgMatches>(
         Err(e) => {
             use clap::error::ErrorKind;
             match e.kind() {
-                ErrorKind::DisplayHelp
-                | ErrorKind::DisplayVersion
-                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
                     let text = e.render().to_string();
                     let text = crate::argv::go_style(&text, &longs, "-");
                     let mut out = std::io::stdout().lock();
                     let _ = out.write_all(text.as_bytes());
                     let _ = out.flush();
-                    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                        Err(Status::Misuse.into())
-                    } else {
-                        Err(Status::Success.into())
-                    }
+                    Err(Status::Success.into())
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    // Misuse, so one line on stderr, not the usage on stdout.
+                    print_error(tool, &missing_subcommand(tool, &cmd));
+                    Err(Status::Misuse.into())
                 }
                 ErrorKind::UnknownArgument => {
                     let arg = match e.get(clap::error::ContextKind::InvalidArg) {
@@ -201,6 +200,23 @@ pub fn parse_from<T: CommandFactory + FromArgMatches>(
                 }
             }
         }
+    }
+}
+
+/// What a tool run without its subcommand says: the subcommands there are.
+fn missing_subcommand(tool: &str, cmd: &clap::Command) -> String {
+    let subs: Vec<&str> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .map(|s| s.get_name())
+        .collect();
+    if subs.is_empty() {
+        format!("an operand is required; see '{tool} -help'")
+    } else {
+        format!(
+            "a subcommand is required ({}); see '{tool} -help'",
+            subs.join(", ")
+        )
     }
 }
 

@@ -41,6 +41,24 @@ fn unknown_flags_are_one_line_and_exit_2() {
     }
 }
 
+/// issue 22: `fuzz-corpus` alone printed 20 lines of usage on stdout.
+#[test]
+fn no_subcommand_is_one_line_and_exit_2() {
+    let dir = tempdir();
+    for (tool, subcommands) in [
+        ("fuzz-worker", "list, run, bench"),
+        ("fuzz-convert", "to-raw, to-v1, import, export"),
+        ("fuzz-corpus", "list, check, fmt, merge, cover, status"),
+    ] {
+        let r = run_in(dir.path(), tool, &[]).expect(2);
+        assert!(r.stdout.is_empty(), "{tool}: {}", r.out());
+        r.one_line_error(
+            tool,
+            &format!("a subcommand is required ({subcommands}); see '{tool} -help'"),
+        );
+    }
+}
+
 #[test]
 fn bad_flag_values_are_one_line_and_exit_2() {
     let dir = tempdir();
