@@ -91,11 +91,33 @@ impl std::error::Error for Error {
 }
 
 /// An I/O error as people want to read it: "No such file or directory",
-/// without Rust's "(os error 2)".
+/// without Rust's "(os error 2)" and without what a library appended to
+/// it (tempfile's "at path" and the name of its temporary file, which the
+/// user never asked for).
 pub fn describe(e: &io::Error) -> String {
     let text = e.to_string();
-    match text.rfind(" (os error ") {
-        Some(i) if text.ends_with(')') => text[..i].to_string(),
-        _ => text,
+    match text.find(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_name_no_os_error_and_no_temporary_file() {
+        let e = io::Error::from_raw_os_error(2);
+        assert_eq!(describe(&e), "No such file or directory");
+        let dir = std::path::Path::new("/nonexistent-dir-of-a-test");
+        let e = tempfile::NamedTempFile::new_in(dir).unwrap_err();
+        assert_eq!(describe(&e), "No such file or directory");
+        let shown = Error::io("/nonexistent-dir-of-a-test/x", e).to_string();
+        assert_eq!(
+            shown,
+            "/nonexistent-dir-of-a-test/x: No such file or directory"
+        );
+        assert_eq!(describe(&io::Error::other("plain")), "plain");
     }
 }

@@ -75,15 +75,18 @@ pub fn temp_dir(dir: &Path, base: &str) -> std::io::Result<tempfile::TempDir> {
         .tempdir_in(dir)
 }
 
-fn temp_in(dir: &Path) -> Result<tempfile::NamedTempFile> {
+/// A temporary file in the directory of `path`, the file it will become:
+/// an error names `path`, the file the caller asked for, never the
+/// temporary file's name.
+fn temp_for(path: &Path) -> Result<tempfile::NamedTempFile> {
     // 0666 before the umask, as Go and every ordinary tool creates files;
     // tempfile's own default, 0600, would hide corpora from other users.
     use std::os::unix::fs::PermissionsExt;
     tempfile::Builder::new()
         .prefix(&format!(".tmp-{}-", owner_tag()))
         .permissions(std::fs::Permissions::from_mode(0o666))
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir, e))
+        .tempfile_in(parent_of(path))
+        .map_err(|e| Error::io(path, e))
 }
 
 fn parent_of(path: &Path) -> &Path {
@@ -95,7 +98,7 @@ fn parent_of(path: &Path) -> &Path {
 
 /// Writes `bytes` to `path`, replacing any file there, atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut tmp = temp_in(parent_of(path))?;
+    let mut tmp = temp_for(path)?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
@@ -109,7 +112,7 @@ pub fn write_new_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
     if path.symlink_metadata().is_ok() {
         return Ok(false);
     }
-    let mut tmp = temp_in(parent_of(path))?;
+    let mut tmp = temp_for(path)?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
     match tmp.persist_noclobber(path) {
