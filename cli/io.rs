@@ -63,6 +63,102 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
     }
 }
 
+/// Checks, before any work, that a file can be written at `path`, named
+/// in messages by `what` (the flag or operand: `-o`, `-w`): its directory
+/// exists, is a directory, and takes new files (a read-only mount stops
+/// root too). A tool that would fail to write its result fails at once,
+/// in words about the user's path. `-` (stdout) always passes.
+pub fn check_output_file(path: &Path, what: &str) -> Result<(), CliError> {
+    if is_stdio(path) {
+        return Ok(());
+    }
+    if path.is_dir() {
+        return Err(CliError::misuse(format!(
+            "{}: is a directory, not a file ({what})",
+            path.display()
+        )));
+    }
+    let dir = parent(path);
+    let why = match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "no such directory".to_string(),
+        Err(e) => fuzz_core::error::describe(&e),
+        Ok(m) if !m.is_dir() => "not a directory".to_string(),
+        Ok(_) => match unwritable(dir) {
+            Some(why) => why,
+            None => return Ok(()),
+        },
+    };
+    Err(CliError::misuse(format!(
+        "{}: cannot be written: {}: {why} ({what})",
+        path.display(),
+        dir.display()
+    )))
+}
+
+/// Checks, before any work, that files can be written into the directory
+/// `dir`, or that it can be created (its nearest existing ancestor is a
+/// directory that takes new entries); named in messages by `what`.
+pub fn check_output_dir(dir: &Path, what: &str) -> Result<(), CliError> {
+    let shown = dir.display();
+    if let Ok(m) = std::fs::metadata(dir) {
+        if !m.is_dir() {
+            return Err(CliError::misuse(format!(
+                "{shown}: not a directory ({what})"
+            )));
+        }
+        return match unwritable(dir) {
+            Some(why) => Err(CliError::misuse(format!(
+                "{shown}: cannot be written in: {why} ({what})"
+            ))),
+            None => Ok(()),
+        };
+    }
+    // The nearest ancestor that exists is where the creation starts.
+    let mut ancestor = parent(dir);
+    let why = loop {
+        match std::fs::metadata(ancestor) {
+            Ok(m) if !m.is_dir() => break "not a directory".to_string(),
+            Ok(_) => match unwritable(ancestor) {
+                Some(why) => break why,
+                None => return Ok(()),
+            },
+            Err(e) if ancestor == Path::new(".") || ancestor == Path::new("/") => {
+                break fuzz_core::error::describe(&e)
+            }
+            Err(_) => ancestor = parent(ancestor),
+        }
+    };
+    Err(CliError::misuse(format!(
+        "{shown}: cannot be created: {}: {why} ({what})",
+        ancestor.display()
+    )))
+}
+
+/// The directory a path is in, `.` for a bare name.
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Why new entries cannot be made in the directory `dir`, if they cannot:
+/// a read-only file system (which stops root too), or its permissions.
+fn unwritable(dir: &Path) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `c` is a valid NUL-terminated string that outlives the call.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0 {
+        return None;
+    }
+    let e = std::io::Error::last_os_error();
+    Some(match e.raw_os_error() {
+        Some(libc::EROFS) => "read-only file system".to_string(),
+        Some(libc::EACCES) | Some(libc::EPERM) => "permission denied".to_string(),
+        _ => fuzz_core::error::describe(&e),
+    })
+}
+
 /// Writes to stdout; a closed pipe becomes a quiet exit 0 upstream.
 pub fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();

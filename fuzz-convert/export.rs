@@ -36,6 +36,7 @@ pub fn export(args: Export) -> Result<Status, CliError> {
             args.dir.display()
         )));
     }
+    io::check_output_dir(out_dir, "-o")?;
 
     let mut raws = Vec::new();
     for path in corpus::files_in(&args.dir)? {

@@ -17,12 +17,7 @@ use std::path::{Path, PathBuf};
 pub fn import(args: Import) -> Result<Status, CliError> {
     check_target(&args.target)?;
     let dest = cache::seed_dir(&args.testdata, &args.target);
-    if dest.exists() && !dest.is_dir() {
-        return Err(CliError::misuse(format!(
-            "{}: not a directory",
-            dest.display()
-        )));
-    }
+    io::check_output_dir(&dest, "-testdata")?;
 
     let mut files = Vec::new();
     let mut warnings = Vec::new();

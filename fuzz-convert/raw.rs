@@ -15,6 +15,9 @@ pub fn to_raw(args: ToRaw) -> Result<Status, CliError> {
     let name = io::display(&args.file);
     let values = codec::decode(&bytes).map_err(|e| e.in_file(&name))?;
     let raw = pick::raw_bytes(&name, &bytes, &values, args.arg).map_err(CliError::misuse)?;
+    if let Some(output) = &args.output {
+        io::check_output_file(output, "-o")?;
+    }
     io::write_output(args.output.as_deref(), raw)?;
     Ok(Status::Success)
 }
@@ -22,6 +25,11 @@ pub fn to_raw(args: ToRaw) -> Result<Status, CliError> {
 /// `fuzz-convert to-v1`.
 pub fn to_v1(args: ToV1) -> Result<Status, CliError> {
     let raw = io::read_operand(&args.file)?;
+    match (&args.dir, &args.output) {
+        (Some(dir), _) => io::check_output_dir(dir, "-dir")?,
+        (None, Some(output)) => io::check_output_file(output, "-o")?,
+        (None, None) => {}
+    }
     let entry = encode(&args.arg_type, raw);
     match &args.dir {
         Some(dir) => {

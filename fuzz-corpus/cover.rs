@@ -319,7 +319,7 @@ fn prepare(o: &Options) -> Result<Prepared, CliError> {
                 )));
             }
         } else {
-            check_output(out)?;
+            fuzz_cli::io::check_output_file(out, "-html")?;
         }
     }
     std::fs::metadata(o.lib).map_err(|e| CliError::io(o.lib, &e))?;
@@ -480,27 +480,6 @@ fn functions(p: &Prepared, hits: &Hits) -> Vec<Function> {
             }
         })
         .collect()
-}
-
-/// Refuses an output file that cannot be written, before anything runs.
-fn check_output(out: &Path) -> Result<(), CliError> {
-    if out.is_dir() {
-        return Err(CliError::misuse(format!(
-            "{}: is a directory, not a file (-html)",
-            out.display()
-        )));
-    }
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !parent.is_dir() {
-        return Err(CliError::misuse(format!(
-            "{}: no such directory (-html)",
-            parent.display()
-        )));
-    }
-    Ok(())
 }
 
 /// Asks `fuzz-worker pc-table` for the library's PC table. The worker's

@@ -10,13 +10,11 @@ use fuzz_core::{format::codec, store::digest, store::fsutil};
 use std::path::{Path, PathBuf};
 
 pub fn run(files: &[PathBuf], in_place: bool, rename: bool) -> Result<Status, CliError> {
+    if in_place {
+        check_in_place(files, if rename { "-rename" } else { "-w" })?;
+    }
     let mut formatted = Vec::with_capacity(files.len());
     for path in files {
-        if in_place && is_stdio(path) {
-            return Err(CliError::misuse(
-                "cannot rewrite standard input in place (-w, -rename)",
-            ));
-        }
         let bytes = read_operand(path)?;
         let values = codec::decode(&bytes).map_err(|e| e.in_file(display(path)))?;
         if values.is_empty() {
@@ -52,6 +50,37 @@ pub fn run(files: &[PathBuf], in_place: bool, rename: bool) -> Result<Status, Cl
     }
     eprintln!("{TOOL}: {changed} of {} files rewritten", formatted.len());
     Ok(Status::Success)
+}
+
+/// Every operand of an in-place rewrite is a file that can be rewritten,
+/// each named once (a file rewritten, renamed and then met again would be
+/// gone), checked before anything is read or written.
+fn check_in_place(files: &[PathBuf], flag: &str) -> Result<(), CliError> {
+    use std::os::unix::fs::MetadataExt;
+    let mut seen: Vec<((u64, u64), &Path)> = Vec::with_capacity(files.len());
+    for path in files {
+        if is_stdio(path) {
+            return Err(CliError::misuse(format!(
+                "cannot rewrite standard input in place ({flag})"
+            )));
+        }
+        let meta = std::fs::metadata(path).map_err(|e| CliError::io(path, &e))?;
+        let id = (meta.dev(), meta.ino());
+        if let Some((_, first)) = seen.iter().find(|(seen_id, _)| *seen_id == id) {
+            let also = if first == path {
+                String::new()
+            } else {
+                format!(", also as {}", first.display())
+            };
+            return Err(CliError::misuse(format!(
+                "{}: named twice{also} ({flag} rewrites each file once)",
+                path.display()
+            )));
+        }
+        seen.push((id, path));
+        fuzz_cli::io::check_output_file(path, flag)?;
+    }
+    Ok(())
 }
 
 fn renamed(path: &Path, canonical: &[u8]) -> PathBuf {

@@ -53,12 +53,7 @@ pub fn run(dst: &Path, srcs: &[PathBuf]) -> Result<Status, CliError> {
 /// merge destination and that every SRC is a directory: nothing is
 /// written before these checks pass.
 pub fn read_sources(dst: &Path, srcs: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
-    if dst.exists() && !dst.is_dir() {
-        return Err(CliError::misuse(format!(
-            "{}: not a directory (merge destination)",
-            dst.display()
-        )));
-    }
+    fuzz_cli::io::check_output_dir(dst, "merge destination")?;
     let mut incoming = Vec::new();
     for src in srcs {
         if !src.is_dir() {

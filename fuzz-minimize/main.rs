@@ -4,7 +4,7 @@
 //! of fuzz-core; failure candidates run in children the worker forks, so
 //! inputs that crash the process are minimized too.
 
-use fuzz_cli::io::{display, read_operand, write_output};
+use fuzz_cli::io::{check_output_file, display, read_operand, write_output};
 use fuzz_cli::minimize::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::Limit;
@@ -54,9 +54,13 @@ fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliErro
 
 fn run(cli: Cli) -> Result<Status, CliError> {
     let worker_bin = fuzz_cli::find_worker::path()?;
-    // Read the input before starting anything.
+    // Read the input and check -o before starting anything: a result that
+    // could not be written is said at once, not after the whole budget.
     let input = read_operand(&cli.input)?;
     let name = display(&cli.input);
+    if let Some(output) = &cli.output {
+        check_output_file(output, "-o")?;
+    }
     let dir = fuzz_cli::scratch::dir()?;
     let (tx, rx) = channel();
     let spawn = Spawn {

@@ -50,6 +50,9 @@ mod man_pages;
 /// fuzz-minimize and coverage-aware fuzz-corpus merge.
 #[path = "e2e/minimize.rs"]
 mod minimize;
+/// Operands and outputs checked before any work or write, in our words.
+#[path = "e2e/operands.rs"]
+mod operands;
 /// fuzz-run fuzzing the example targets.
 #[path = "e2e/run_fuzz.rs"]
 mod run_fuzz;
