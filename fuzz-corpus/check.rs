@@ -1,8 +1,8 @@
 //! `fuzz-corpus check`: does every file parse as Go would read it?
 
-use crate::{corpus_files, file_name, TOOL};
+use crate::{corpus_files, file_name, read_entry, TOOL};
 use fuzz_cli::{CliError, Status};
-use fuzz_core::{format::codec, store::corpus::Entry, store::digest, ArgType};
+use fuzz_core::{format::codec, store::digest, ArgType};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -11,7 +11,7 @@ pub fn run(dirs: &[PathBuf], types: Option<&[ArgType]>) -> Result<Status, CliErr
     let mut out = std::io::stdout().lock();
     let mut bad = 0;
     for path in &files {
-        let entry = Entry::read(path)?;
+        let entry = read_entry(path)?;
         let verdict = entry.values.and_then(|values| match types {
             Some(want) => codec::check_types(&values, want).map_err(|e| e.in_file(path)),
             None => Ok(()),
@@ -20,6 +20,9 @@ pub fn run(dirs: &[PathBuf], types: Option<&[ArgType]>) -> Result<Status, CliErr
             bad += 1;
             writeln!(out, "{e}")?;
             continue;
+        }
+        if fuzz_cli::io::is_stdio(path) {
+            continue; // standard input has no name to check
         }
         let name = file_name(path);
         if !digest::is_digest_name(&name) {

@@ -27,7 +27,7 @@ pub enum Command {
         /// Print one JSON object per entry instead of a table.
         #[arg(long = "json")]
         json: bool,
-        /// Corpus directories or single files.
+        /// Corpus directories or single files; - reads standard input.
         #[arg(value_name = "DIR", required = true)]
         dirs: Vec<PathBuf>,
     },
@@ -36,7 +36,7 @@ pub enum Command {
         /// Also require each entry to have these types, e.g. 'string, int64'.
         #[arg(long = "types", value_name = "TYPES", value_parser = parse_types)]
         types: Option<TypeList>,
-        /// Corpus directories or single files.
+        /// Corpus directories or single files; - reads standard input.
         #[arg(value_name = "DIR", required = true)]
         dirs: Vec<PathBuf>,
     },
@@ -108,7 +108,7 @@ pub enum Command {
         /// function and line, instead of the listing.
         #[arg(long = "diff", value_name = "OLD")]
         diff: Option<PathBuf>,
-        /// Corpus directories or single files.
+        /// Corpus directories or single files; - reads standard input.
         #[arg(value_name = "DIR", required = true)]
         dirs: Vec<PathBuf>,
     },

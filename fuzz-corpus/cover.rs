@@ -429,7 +429,7 @@ fn read_entries(dirs: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
     let files = corpus_files(dirs)?;
     let mut entries = Vec::with_capacity(files.len());
     for path in &files {
-        let entry = Entry::read(path)?;
+        let entry = crate::read_entry(path)?;
         if let Err(e) = &entry.values {
             return Err(CliError::misuse(e.to_string()));
         }

@@ -1,6 +1,6 @@
 //! `fuzz-corpus list`: what a corpus holds, for people and for scripts.
 
-use crate::corpus_files;
+use crate::{corpus_files, read_entry};
 use fuzz_cli::{CliError, Status};
 use fuzz_core::store::corpus::Entry;
 use std::io::Write;
@@ -14,7 +14,7 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Result<Status, CliError> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut malformed = 0;
     for path in &files {
-        let entry = Entry::read(path)?;
+        let entry = read_entry(path)?;
         let size = entry.bytes.len();
         if json {
             let mut obj = serde_json::json!({

@@ -16,7 +16,9 @@ mod status;
 mod symbols;
 
 use fuzz_cli::corpus::{Cli, Command};
+use fuzz_cli::io::is_stdio;
 use fuzz_cli::{CliError, Status};
+use fuzz_core::store::corpus::Entry;
 use std::path::{Path, PathBuf};
 
 const TOOL: &str = "fuzz-corpus";
@@ -74,22 +76,47 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     }
 }
 
-/// The files named by operands that may each be a corpus directory or a
-/// single file. Every operand is checked before anything is read, so a
-/// missing one is reported before any output.
+/// The files named by operands that may each be a corpus directory, a
+/// single file or `-`, standard input (read by [`read_entry`]). Every
+/// operand is checked before anything is read, so a missing one is
+/// reported before any output.
 fn corpus_files(operands: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
-    for op in operands {
+    if operands.iter().filter(|op| is_stdio(op)).count() > 1 {
+        return Err(CliError::misuse(
+            "-: standard input named twice (it can be read once)",
+        ));
+    }
+    for op in operands.iter().filter(|op| !is_stdio(op)) {
         std::fs::metadata(op).map_err(|e| CliError::io(op, &e))?;
     }
     let mut files = Vec::new();
     for op in operands {
-        if op.is_dir() {
+        if is_stdio(op) {
+            files.push(op.clone());
+        } else if op.is_dir() {
             files.extend(fuzz_core::store::corpus::files_in(op)?);
         } else {
             files.push(op.clone());
         }
     }
     Ok(files)
+}
+
+/// Reads and decodes one corpus file, `-` being standard input (listed as
+/// `-`, called `<stdin>` in messages). Only an I/O failure is an error; a
+/// malformed file is an entry whose `values` is the error.
+fn read_entry(path: &Path) -> Result<Entry, CliError> {
+    if !is_stdio(path) {
+        return Ok(Entry::read(path)?);
+    }
+    let bytes = fuzz_cli::io::read_operand(path)?;
+    let shown = fuzz_cli::io::display(path);
+    let values = fuzz_core::format::codec::decode(&bytes).map_err(|e| e.in_file(&shown));
+    Ok(Entry {
+        path: path.to_path_buf(),
+        bytes,
+        values,
+    })
 }
 
 /// The file name of a path, for notes and listings.

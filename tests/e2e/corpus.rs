@@ -55,6 +55,43 @@ fn list_marks_malformed_entries_and_exits_1() {
     assert!(r.out().contains("\"error\""));
 }
 
+/// issue 22: `list -` and `check -` looked for a file named `-`.
+#[test]
+fn list_check_and_cover_read_standard_input() {
+    let dir = tempdir();
+    let d = dir.path();
+    let entry = b"go test fuzz v1\n[]byte(\"TLV\")\n";
+    write(&d.join("c"), "a", "go test fuzz v1\nint(1)\n");
+    let r = run_with_stdin(d, "fuzz-corpus", &["list", "-"], entry).expect(0);
+    assert_eq!(r.out(), "-      30  []byte  \"TLV\"\n");
+    let r = run_with_stdin(d, "fuzz-corpus", &["list", "-json", "c", "-"], entry).expect(0);
+    let last: serde_json::Value = serde_json::from_str(r.out().lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (last["path"].as_str(), last["size"].as_u64()),
+        (Some("-"), Some(30))
+    );
+    let r = run_with_stdin(d, "fuzz-corpus", &["check", "-"], entry).expect(0);
+    assert!(
+        r.stderr.contains("1 file checked, 0 malformed"),
+        "{}",
+        r.stderr
+    );
+    let r = run_with_stdin(
+        d,
+        "fuzz-corpus",
+        &["check", "c", "-"],
+        b"go test fuzz v1\nint(\n",
+    )
+    .expect(1);
+    assert!(r.out().starts_with("<stdin>:2: "), "{}", r.out());
+    let lib = example_lib("libc_parse_clang.so");
+    let r = run_with_stdin(d, "fuzz-corpus", &["cover", &lib, "-"], entry).expect(0);
+    assert!(r.out().contains("covered: "), "{}", r.out());
+    // Standard input can be read once.
+    let r = run_with_stdin(d, "fuzz-corpus", &["list", "-", "-"], entry).expect(2);
+    r.one_line_error("fuzz-corpus", "standard input named twice");
+}
+
 #[test]
 fn check_passes_go_written_corpora() {
     let dir = tempdir();
