@@ -134,6 +134,15 @@ pub fn parse_from<T: CommandFactory + FromArgMatches>(
     tool: &str,
     args: Vec<OsString>,
 ) -> Result<T, ExitCode> {
+    parse_matches_from(tool, args).map(|(v, _)| v)
+}
+
+/// [`parse_from`], also returning clap's matches, which tell a flag given
+/// on the command line from one left to its default.
+pub fn parse_matches_from<T: CommandFactory + FromArgMatches>(
+    tool: &str,
+    args: Vec<OsString>,
+) -> Result<(T, clap::ArgMatches), ExitCode> {
     // Help text on its own line under each flag keeps the columns straight
     // once `--name` is shown as `-name`.
     let mut cmd = T::command().next_line_help(true);
@@ -144,9 +153,9 @@ pub fn parse_from<T: CommandFactory + FromArgMatches>(
     let result = cmd
         .clone()
         .try_get_matches_from(argv)
-        .and_then(|m| T::from_arg_matches(&m));
+        .and_then(|m| T::from_arg_matches(&m).map(|v| (v, m)));
     match result {
-        Ok(v) => Ok(v),
+        Ok(parsed) => Ok(parsed),
         Err(e) => {
             use clap::error::ErrorKind;
             match e.kind() {
@@ -231,6 +240,21 @@ where
         Err(code) => return code,
     };
     finish(tool, body(args))
+}
+
+/// [`run`], for a body that must know which flags were given on the
+/// command line (clap's matches: `value_source`).
+pub fn run_with_matches<T, F>(tool: &str, body: F) -> ExitCode
+where
+    T: CommandFactory + FromArgMatches,
+    F: FnOnce(T, &clap::ArgMatches) -> Result<Status, CliError>,
+{
+    let args = std::env::args_os().skip(1).collect();
+    let (args, matches) = match parse_matches_from::<T>(tool, args) {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
+    };
+    finish(tool, body(args, &matches))
 }
 
 /// Maps a body's result to an exit code, printing the error if any.

@@ -93,7 +93,8 @@ pub struct Cli {
     #[arg(long = "fuzzcachedir", value_name = "DIR")]
     pub fuzzcachedir: Option<PathBuf>,
 
-    /// Directory holding fuzz/<Target>/ seed corpora.
+    /// Directory holding fuzz/<Target>/ seed corpora. Given, it must be a directory, and one that
+    /// exists in regression mode (fuzzing creates it); the default may be missing.
     #[arg(long = "testdata", value_name = "DIR", default_value = "testdata")]
     pub testdata: PathBuf,
 
@@ -230,6 +231,39 @@ pub struct Cli {
 }
 
 /// `-sync_interval`: a positive duration.
+impl Cli {
+    /// True when -fuzz asks for fuzzing: as in Go, `-fuzz ''` fuzzes
+    /// nothing, a regression run.
+    pub fn fuzzing(&self) -> bool {
+        self.fuzz.as_deref().is_some_and(|p| !p.is_empty())
+    }
+
+    /// A -testdata given on the command line must be a directory, and in
+    /// regression mode one that exists: a mistyped path would otherwise
+    /// pass with no seed corpus at all. Fuzzing may create it. The default,
+    /// `testdata`, may be missing, as in Go.
+    pub fn check_testdata(&self, matches: &clap::ArgMatches) -> Result<(), crate::CliError> {
+        if matches.value_source("testdata") != Some(clap::parser::ValueSource::CommandLine) {
+            return Ok(());
+        }
+        let why = match std::fs::metadata(&self.testdata) {
+            Ok(m) if m.is_dir() => return Ok(()),
+            Ok(_) => "not a directory".to_string(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if self.fuzzing() {
+                    return Ok(());
+                }
+                "no such directory (a regression run reads the seed corpus from it)".to_string()
+            }
+            Err(e) => fuzz_core::error::describe(&e),
+        };
+        Err(crate::CliError::misuse(format!(
+            "{}: {why} (-testdata)",
+            self.testdata.display()
+        )))
+    }
+}
+
 fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
     match fuzz_core::duration::parse(s)? {
         d if d.is_zero() => Err(format!("{s:?}: want a positive duration (30s, 1m)")),

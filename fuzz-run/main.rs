@@ -24,12 +24,12 @@ use fuzz_cli::{CliError, Status};
 const TOOL: &str = "fuzz-run";
 
 fn main() -> std::process::ExitCode {
-    fuzz_cli::exit::run::<Cli, _>(TOOL, run)
+    fuzz_cli::exit::run_with_matches::<Cli, _>(TOOL, run)
 }
 
-fn run(cli: Cli) -> Result<Status, CliError> {
-    // As in Go, `-fuzz ''` fuzzes nothing: a regression run.
-    if cli.fuzz.as_deref().is_some_and(|p| !p.is_empty()) {
+fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<Status, CliError> {
+    cli.check_testdata(matches)?;
+    if cli.fuzzing() {
         fuzz::run(&cli)
     } else {
         regress::run(&cli)

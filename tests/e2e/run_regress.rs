@@ -478,6 +478,49 @@ fn testdata_flag_picks_the_corpus_directory() {
     assert_eq!(run_lines(&again), ["FuzzRecord", "FuzzRecord/crasher"]);
 }
 
+/// issue 22: `-testdata FILE` was a finding in replay mode and ignored by
+/// -fuzz, and a mistyped `-testdata` passed with no seed corpus at all.
+#[test]
+fn an_explicit_testdata_must_be_a_directory() {
+    let lib = example_lib("libc_parse_clang_fixed.so");
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(d.join("file"), "not a directory\n").unwrap();
+    let fuzz = ["-fuzz", "c_parse", "-fuzztime", "100x", "-parallel", "1"];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["-testdata", "file"],
+            "file: not a directory (-testdata)",
+        ),
+        (vec!["-testdata", "nodir"], "nodir: no such directory"),
+        (
+            vec!["-fuzz", "", "-testdata", "nodir"],
+            "nodir: no such directory",
+        ),
+        (vec!["-testdata", "file/sub"], "file/sub: "),
+        (
+            [&fuzz[..], &["-testdata", "file"]].concat(),
+            "file: not a directory (-testdata)",
+        ),
+    ];
+    let before = snapshot(d);
+    for (mut args, needle) in cases {
+        args.push(&lib);
+        let r = fuzz_run(d, &args).expect(2);
+        r.one_line_error(TOOL, needle);
+        assert!(r.stdout.is_empty(), "{args:?}: {}", r.out());
+        assert_eq!(snapshot(d), before, "{args:?} wrote");
+    }
+    // The default may be missing, as in Go; fuzzing creates what it needs.
+    ends_ok(&fuzz_run(d, &[&lib]).expect(0), &lib);
+    let args = [
+        &fuzz[..],
+        &["-testdata", "new", "-fuzzcachedir", "cache", &lib],
+    ]
+    .concat();
+    fuzz_run(d, &args).expect(0);
+}
+
 #[test]
 fn entry_names_that_need_quoting_get_a_hint_that_works() {
     let lib = example_lib("librust_typed.so");
