@@ -16,6 +16,7 @@ pub mod interrupt;
 pub mod io;
 pub mod man;
 pub mod scratch;
+pub mod target;
 
 #[path = "../fuzz-clean/cli.rs"]
 pub mod clean;

@@ -59,7 +59,8 @@ pub enum Command {
         /// -merge=1).
         #[arg(long = "lib", value_name = "LIB.so")]
         lib: Option<PathBuf>,
-        /// With -lib: the target (needed when the library has several).
+        /// With -lib: the target, needed when the library has several, unless DST or SRC is
+        /// testdata/fuzz/<Target> or a cache directory <lib>-<16 hex>/<Target>, which names it.
         #[arg(long = "target", value_name = "NAME")]
         target: Option<String>,
         /// With -lib: time one entry may run before it counts as a hang (and is skipped).
@@ -85,7 +86,8 @@ pub enum Command {
         /// for source lines).
         #[arg(value_name = "LIB.so")]
         lib: PathBuf,
-        /// The target (needed when the library has several).
+        /// The target, needed when the library has several, unless a DIR is testdata/fuzz/<Target>
+        /// or a cache directory <lib>-<16 hex>/<Target> (or a file in one), which names it.
         #[arg(long = "target", value_name = "NAME")]
         target: Option<String>,
         /// Time one entry may run before it counts as a hang (and is skipped).

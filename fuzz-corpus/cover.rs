@@ -210,6 +210,8 @@ struct Prepared {
     entries: Vec<Entry>,
     old: Option<Vec<Entry>>,
     worker: PathBuf,
+    /// -target's, or the one its operands' testdata or cache path names.
+    target: Option<String>,
     table: Vec<PcEntry>,
     ranges: Vec<Range<usize>>,
     layout: Layout,
@@ -232,7 +234,7 @@ pub fn run(o: &Options) -> Result<Status, CliError> {
     let scratch = fuzz_cli::scratch::dir()?;
     let all = p.entries.iter().chain(p.old.iter().flatten());
     let capacity = all.map(|e| e.bytes.len()).max().unwrap_or(0) + 4096;
-    let mut session = Session::start(&p.worker, o.lib, o.target, scratch.path(), capacity, stop)
+    let mut session = Session::start(&p.worker, o.lib, p.target.as_deref(), scratch.path(), capacity, stop)
         .map_err(|e| CliError::misuse(format!("{}: {e}", o.lib.display())))?;
     let types: Vec<ArgType> = session.desc.args.clone();
     for e in p.entries.iter().chain(p.old.iter().flatten()) {
@@ -340,10 +342,13 @@ fn prepare(o: &Options) -> Result<Prepared, CliError> {
         Some(name) => select(&layout.symbols, name, o.lib)?,
         None => Vec::new(),
     };
+    let operands: Vec<&Path> = o.dirs.iter().map(PathBuf::as_path).collect();
+    let target = fuzz_cli::target::choose(&worker, o.lib, o.target, &operands);
     Ok(Prepared {
         entries,
         old,
         worker,
+        target,
         table,
         ranges,
         layout,

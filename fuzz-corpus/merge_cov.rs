@@ -34,6 +34,10 @@ pub fn run(
         Vec::new()
     };
     let worker_bin = fuzz_cli::find_worker::path()?;
+    let operands: Vec<&Path> = std::iter::once(dst)
+        .chain(srcs.iter().map(PathBuf::as_path))
+        .collect();
+    let target = fuzz_cli::target::choose(&worker_bin, lib, target, &operands);
     let scratch = fuzz_cli::scratch::dir()?;
     let capacity = incoming
         .iter()
@@ -42,7 +46,13 @@ pub fn run(
         .max()
         .unwrap_or(0)
         + 4096;
-    let mut session = start_session(&worker_bin, lib, target, scratch.path(), capacity)?;
+    let mut session = start_session(
+        &worker_bin,
+        lib,
+        target.as_deref(),
+        scratch.path(),
+        capacity,
+    )?;
     let types: Vec<ArgType> = session.desc.args.clone();
     // Every entry must be readable and of the target's types before
     // anything runs or is written.

@@ -29,7 +29,8 @@ pub struct Cli {
     /// The input to shrink: a v1 file, or raw bytes with -raw; - reads stdin.
     #[arg(value_name = "INPUT")]
     pub input: PathBuf,
-    /// The target (needed when the library has several).
+    /// The target, needed when the library has several, unless INPUT is in testdata/fuzz/<Target>/
+    /// or in a cache directory <lib>-<16 hex>/<Target>/, which names it.
     #[arg(long = "target", value_name = "NAME")]
     pub target: Option<String>,
     /// Where to write the smallest input (default: stdout).

@@ -61,12 +61,14 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     if let Some(output) = &cli.output {
         check_output_file(output, "-o")?;
     }
+    let target =
+        fuzz_cli::target::choose(&worker_bin, &cli.lib, cli.target.as_deref(), &[&cli.input]);
     let dir = fuzz_cli::scratch::dir()?;
     let (tx, rx) = channel();
     let spawn = Spawn {
         worker: &worker_bin,
         lib: &cli.lib,
-        target: cli.target.as_deref(),
+        target: target.as_deref(),
         dir: dir.path(),
         capacity: input.len() * 2 + 4096,
         sanitizer_runtime: None,

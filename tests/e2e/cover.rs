@@ -371,6 +371,29 @@ fn cover_picks_a_target_as_the_other_tools_do() {
         .all(|r| !r.name.starts_with("_ZN") && !r.name.starts_with("_R")));
     let html = std::fs::read_to_string(d.join("r.html")).unwrap();
     assert!(html.contains("target <code>FuzzRecord</code>"), "{html}");
+
+    // A seed directory names its target, as -target would (issue 22); one
+    // the library does not have is the error -target FuzzNope gets.
+    for t in ["FuzzRecord", "FuzzNope"] {
+        let seeds = d.join("testdata/fuzz").join(t);
+        std::fs::create_dir_all(&seeds).unwrap();
+        std::fs::copy(known_input("rust_typed.FuzzRecord"), seeds.join("record")).unwrap();
+    }
+    let named = run_in(
+        d,
+        "fuzz-corpus",
+        &["cover", &lib, "testdata/fuzz/FuzzRecord"],
+    )
+    .expect(0);
+    assert_eq!(listing(&named.out()).0.len(), rows.len());
+    assert!(row(&listing(&named.out()).0, "FuzzRecord").covered > 0);
+    let r = run_in(
+        d,
+        "fuzz-corpus",
+        &["cover", &lib, "testdata/fuzz/FuzzNope/record"],
+    )
+    .expect(2);
+    r.one_line_error("fuzz-corpus", "no target \"FuzzNope\"");
 }
 
 #[test]

@@ -540,6 +540,68 @@ fn an_input_that_does_not_fail_exits_1() {
     assert!(!d.join("out").exists());
 }
 
+/// issue 22: `-target` was demanded even of an input in
+/// testdata/fuzz/<Target>/, whose path says which target it belongs to.
+#[test]
+fn the_input_s_path_names_the_target() {
+    let dir = tempdir();
+    let d = dir.path();
+    let typed = example_lib("librust_typed.so");
+    let record = std::fs::read(known_input("rust_typed.FuzzRecord")).unwrap();
+    let cache = "cache/fuzz/rust_typed-0123456789abcdef/FuzzRecord";
+    for sub in [
+        "testdata/fuzz/FuzzRecord",
+        "testdata/fuzz/FuzzNope",
+        cache,
+        "src",
+    ] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+        put(&d.join(sub), "record", &record);
+    }
+    let quick = ["-fuzzminimizetime", "50x"];
+    // Three targets and no -target: the seed or cache path names FuzzRecord.
+    for input in [
+        "testdata/fuzz/FuzzRecord/record",
+        &format!("{cache}/record"),
+    ] {
+        let r = minimize(d, &[&quick[..], &[&typed, input]].concat()).expect(0);
+        assert_eq!(r.stdout, record, "{input}");
+    }
+    // Named relative to testdata/fuzz/ too.
+    let inner = d.join("testdata/fuzz");
+    minimize(
+        &inner,
+        &[&quick[..], &[&typed, "FuzzRecord/record"]].concat(),
+    )
+    .expect(0);
+    // A path naming a target the library does not have, or none at all.
+    let r = minimize(d, &[&typed, "testdata/fuzz/FuzzNope/record"]).expect(2);
+    r.one_line_error(TOOL, "no target \"FuzzNope\"");
+    let r = minimize(d, &[&typed, "src/record"]).expect(2);
+    r.one_line_error(TOOL, "-target");
+    // A library with one target uses it, whatever the path's name.
+    let parse = example_lib("libc_parse_clang.so");
+    put(&d.join("testdata/fuzz/FuzzNope"), "tlv", &tlv_crash_input());
+    let args = [&quick[..], &["-raw", &parse, "testdata/fuzz/FuzzNope/tlv"]].concat();
+    minimize(d, &args).expect(0);
+
+    // merge -lib: DST names the target.
+    let r = run_in(
+        d,
+        "fuzz-corpus",
+        &["merge", "-lib", &typed, "testdata/fuzz/FuzzRecord", "src"],
+    )
+    .expect(0);
+    assert!(
+        r.stderr.contains("merged 0 of 0 new entries"),
+        "{}",
+        r.stderr
+    );
+    run_in(d, "fuzz-corpus", &["merge", "-lib", &typed, "dst", "src"])
+        .expect(2)
+        .one_line_error("fuzz-corpus", "-target");
+}
+
 #[test]
 fn misuse_exits_2_with_one_line_and_writes_nothing() {
     let dir = tempdir();
