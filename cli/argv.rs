@@ -160,15 +160,18 @@ pub fn long_names(cmd: &Command) -> Vec<String> {
 }
 
 /// Rewrites `--name` to `-name` in text meant for people (help, errors).
-/// `dashes` is how a dash is written in the text: `"-"`, or `"\\-"` in roff.
+/// `dashes` is how a dash is written in the text: `"-"`, or `"\\-"` in roff
+/// (where `--sanitizer-runtime` is `\-\-sanitizer\-runtime`).
 pub fn go_style(text: &str, longs: &[String], dash: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let double = format!("{dash}{dash}");
+    // Each name as the text writes it, longest first.
+    let spelled: Vec<String> = longs.iter().map(|l| l.replace('-', dash)).collect();
     let mut rest = text;
     while let Some(pos) = rest.find(&double) {
         out.push_str(&rest[..pos]);
         let after = &rest[pos + double.len()..];
-        let hit = longs.iter().find(|l| {
+        let hit = spelled.iter().find(|l| {
             after.starts_with(l.as_str())
                 && !after[l.len()..]
                     .chars()
@@ -263,5 +266,10 @@ mod tests {
             "use -fuzztime <D> or -v, not --vv --"
         );
         assert_eq!(go_style("\\-\\-fuzztime", &longs, "\\-"), "\\-fuzztime");
+        let longs = vec!["sanitizer-runtime".to_string()];
+        assert_eq!(
+            go_style("\\fB\\-\\-sanitizer\\-runtime\\fR", &longs, "\\-"),
+            "\\fB\\-sanitizer\\-runtime\\fR"
+        );
     }
 }

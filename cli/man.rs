@@ -11,17 +11,30 @@ pub struct Extra {
     pub sections: &'static [(&'static str, &'static str)],
 }
 
-/// The exit status section every page shares.
-pub const EXIT_STATUS: &str = "\
-0 :: Success: nothing was found and the job is done (a Ctrl-C that saved no crasher, too).
+/// An EXIT STATUS section: a tool's own codes (in the markup of
+/// [`to_roff`]), then what every tool shares.
+macro_rules! exit_status {
+    ($codes:literal) => {
+        concat!(
+            $codes,
+            "\n\n",
+            "Every error is one line on standard error, \"tool: what is wrong\", naming the file, \
+             line or flag. A broken pipe on standard output exits 0."
+        )
+    };
+}
+pub(crate) use exit_status;
 
-1 :: A finding: a crasher written, a failing or malformed corpus entry, an input that fails.
+/// The exit status of a tool that runs inputs and writes no crasher
+/// (fuzz-worker); the others have their own.
+pub const EXIT_STATUS: &str = exit_status!(
+    "0 :: Success: every input passed, or the job is done.
 
-2 :: Misuse: a bad flag or value, no target matched (or several, where one is needed), an operand
-that cannot be read or parsed, a library that cannot be loaded.
+1 :: A finding: an input that fails, crashes, hangs or runs out of memory.
 
-Every error is one line on standard error, \"tool: what is wrong\", naming the file, line or flag.
-A broken pipe on standard output exits 0.";
+2 :: Misuse: a bad flag or value, no such target (or several, where one is needed), an operand that
+cannot be read or parsed, a library that cannot be loaded."
+);
 
 /// Renders the page of one tool.
 pub fn render(name: &str, cmd: Command, extra: &Extra) -> String {
@@ -32,7 +45,7 @@ pub fn render(name: &str, cmd: Command, extra: &Extra) -> String {
     let mut buf: Vec<u8> = Vec::new();
     man.render_title(&mut buf).unwrap();
     man.render_name_section(&mut buf).unwrap();
-    man.render_synopsis_section(&mut buf).unwrap();
+    buf.extend(format!(".SH SYNOPSIS\n{}", synopsis(&cmd, name)).bytes());
     man.render_description_section(&mut buf).unwrap();
     if cmd.get_arguments().any(|a| !a.is_hide_set()) {
         man.render_options_section(&mut buf).unwrap();
@@ -48,12 +61,7 @@ pub fn render(name: &str, cmd: Command, extra: &Extra) -> String {
             let full = format!("{name} {}", sub.get_name());
             let sub = sub.clone().name(full.clone()).bin_name(full.clone());
             let man = Man::new(sub.clone());
-            let mut b = Vec::new();
-            man.render_synopsis_section(&mut b).unwrap();
-            let synopsis = String::from_utf8(b).unwrap();
-            // Turn the sub-page's SYNOPSIS heading into a subsection.
-            let synopsis = synopsis.replacen(".SH SYNOPSIS\n", &format!(".SS \"{full}\"\n"), 1);
-            page.push_str(&synopsis);
+            page.push_str(&format!(".SS \"{full}\"\n{}", synopsis(&sub, &full)));
             if let Some(about) = sub.get_long_about().or(sub.get_about()) {
                 page.push_str(&text_to_roff(&about.to_string()));
             }
@@ -80,7 +88,61 @@ pub fn render(name: &str, cmd: Command, extra: &Extra) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    // The page is fuzz-run(1): "see OUTPUT below", not "in fuzz-run(1)".
+    let page = page.replace(&format!(" in {}(1)", escape(name)), " below");
     ascii_roff(&crate::argv::go_style(&page, &longs, "\\-"))
+}
+
+/// The SYNOPSIS line of a command, as people type it: every flag spelled
+/// `-name` with its value (`[-fuzz REGEXP]`), a required one without
+/// brackets, operands by their names (`LIB.so`, `[INPUT]...`), and
+/// `COMMAND` where a subcommand is expected. clap_mangen's own shows flags
+/// without their values and operands as `<LIB.so>`.
+pub fn synopsis(cmd: &Command, name: &str) -> String {
+    let mut words = vec![format!("\\fB{}\\fR", escape(name))];
+    let value = |arg: &clap::Arg| {
+        let names = arg
+            .get_value_names()
+            .map(|v| {
+                v.iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
+        format!("\\fI{}\\fR", escape(&names))
+    };
+    for arg in cmd
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !a.is_positional())
+    {
+        let Some(long) = arg.get_long() else { continue };
+        let mut word = match arg.get_short() {
+            Some(short) => format!("\\fB\\-{short}\\fR|\\fB\\-{}\\fR", escape(long)),
+            None => format!("\\fB\\-{}\\fR", escape(long)),
+        };
+        if arg.get_action().takes_values() {
+            word = format!("{word} {}", value(arg));
+        }
+        words.push(if arg.is_required_set() {
+            word
+        } else {
+            format!("[{word}]")
+        });
+    }
+    for arg in cmd.get_positionals().filter(|a| !a.is_hide_set()) {
+        let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
+        let word = format!("{}{}", value(arg), if many { "..." } else { "" });
+        words.push(if arg.is_required_set() {
+            word
+        } else {
+            format!("[{word}]")
+        });
+    }
+    if cmd.has_subcommands() {
+        words.push("\\fICOMMAND\\fR".to_string());
+    }
+    format!("{}\n", words.join(" "))
 }
 
 /// Writes every non-ASCII character as a roff `\[uXXXX]` escape, so the page

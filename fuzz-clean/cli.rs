@@ -81,7 +81,18 @@ fn parse_older(s: &str) -> Result<Duration, String> {
 
 pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
-        ("EXIT STATUS", crate::man::EXIT_STATUS),
+        (
+            "EXIT STATUS",
+            crate::man::exit_status!(
+                "0 :: Success: what was asked is removed (with -n, listed), or there was nothing to
+remove.
+
+2 :: Misuse: a bad flag or value, a LIB.so that is not a file, a directory that is not a cache and
+is refused (see DESCRIPTION), an entry that could not be removed.
+
+fuzz-clean finds nothing, so it never exits 1."
+            ),
+        ),
         (
             "FILES",
             "\

@@ -151,11 +151,20 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         ("FORMAT", FORMAT),
         ("AFL AND LIBFUZZER", AFL_LIBFUZZER),
-        ("EXIT STATUS", crate::man::EXIT_STATUS),
+        ("EXIT STATUS", EXIT_STATUS),
         ("FILES", FILES),
         ("EXAMPLES", EXAMPLES),
     ],
 };
+
+const EXIT_STATUS: &str = crate::man::exit_status!(
+    "0 :: Success: the conversion, import or export is done.
+
+2 :: Misuse: a bad flag or value, an operand that cannot be read or parsed (a malformed v1 file is
+named with its line), a file or directory that cannot be written; nothing is written then.
+
+fuzz-convert finds nothing, so it never exits 1."
+);
 
 const FORMAT: &str = "\
 A corpus file is Go's \"go test fuzz v1\" format (golang/go#48717), read and written byte for byte

@@ -139,7 +139,19 @@ fn parse_types(s: &str) -> Result<TypeList, String> {
 
 pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
-        ("EXIT STATUS", crate::man::EXIT_STATUS),
+        (
+            "EXIT STATUS",
+            crate::man::exit_status!(
+                "0 :: Success: every file parses (list, check), or the formatting, merge, cover or
+status is done.
+
+1 :: A finding: a malformed corpus file (list, check).
+
+2 :: Misuse: a bad flag or value, an operand that cannot be read (or, for fmt and merge, parsed), a
+file or directory that cannot be written, a library that cannot be loaded or lacks the target
+(merge -lib, cover); nothing is written then."
+            ),
+        ),
         (
             "OUTPUT",
             "list prints one line per entry: the file name, its size in bytes, its types separated

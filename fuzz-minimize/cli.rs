@@ -71,15 +71,14 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         (
             "EXIT STATUS",
-            "0 :: The smallest input found was written (also after a Ctrl-C).
+            crate::man::exit_status!(
+                "0 :: The smallest input found was written (also after a Ctrl-C).
 
 1 :: The input does not fail (nothing to keep); with -coverage, it reaches no coverage.
 
-2 :: Misuse: a bad flag or value, an input that cannot be read or parsed, a library that cannot be
-loaded.
-
-Every error is one line on standard error, \"fuzz-minimize: what is wrong\", naming the file, line
-or flag.",
+2 :: Misuse: a bad flag or value, an input that cannot be read or parsed, an -o that cannot be
+written (said before any work), a library that cannot be loaded."
+            ),
         ),
         (
             "EXAMPLES",

@@ -518,7 +518,19 @@ mutating (not minimized: the input alone does not fail). A cross-over's other in
 report: the seed file that holds it, or a file written beside the crasher in
 testdata/fuzz/<Target>/ (an entry of the generated corpus, which fuzz-clean may remove).",
         ),
-        ("EXIT STATUS", crate::man::EXIT_STATUS),
+        (
+            "EXIT STATUS",
+            crate::man::exit_status!(
+                "0 :: Success: every seed passed, or fuzzing ran for -fuzztime and found nothing (a
+Ctrl-C that saved no crasher, too).
+
+1 :: A finding: a crasher written to testdata/fuzz/<Target>/, a seed that fails, crashes or hangs,
+a malformed seed file.
+
+2 :: Misuse: a bad flag or value, no target matched, a -testdata that is not a directory (or, in
+regression mode, does not exist), a library that cannot be loaded."
+            ),
+        ),
         (
             "FILES",
             "testdata/fuzz/<Target>/ :: The seed corpus of a target: every file is a \"go test fuzz

@@ -4,6 +4,7 @@
 //! no source line of theirs is wider than rustfmt's 100 columns.
 
 use crate::common::*;
+use std::collections::BTreeSet;
 use std::process::Command;
 
 fn page_path(tool: &str) -> std::path::PathBuf {
@@ -139,3 +140,267 @@ fn help_sources_fit_100_columns() {
         wide.join("\n")
     );
 }
+
+/// A roff line as text: fonts dropped, escapes resolved.
+fn plain(roff: &str) -> String {
+    let mut s = roff.to_string();
+    for (from, to) in [
+        ("\\fB", ""),
+        ("\\fI", ""),
+        ("\\fR", ""),
+        ("\\fP", ""),
+        ("\\&", ""),
+        ("\\-", "-"),
+        ("\\(aq", "'"),
+        ("\\*(Aq", "'"),
+        ("\\(ga", "`"),
+        ("\\e", "\\"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
+}
+
+/// Every (sub)command of every tool with the name people type for it
+/// (`fuzz-corpus merge`), built, so that -help and -version are there.
+fn commands() -> Vec<(String, clap::Command)> {
+    let mut out = Vec::new();
+    for (name, cmd, _) in fuzz_cli::tools() {
+        let mut cmd = cmd.name(name).bin_name(name);
+        cmd.build();
+        for sub in cmd
+            .get_subcommands()
+            .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        {
+            out.push((format!("{name} {}", sub.get_name()), sub.clone()));
+        }
+        out.push((name.to_string(), cmd));
+    }
+    out
+}
+
+/// issue 22: SYNOPSIS lines showed `[-fuzz] [-run]` as if the flags took
+/// no value, operands as `<LIB.so>`, and `--sanitizer-runtime`.
+#[test]
+fn synopsis_lines_show_each_flag_with_its_value() {
+    for (full, cmd) in commands() {
+        let tool = full.split(' ').next().unwrap();
+        let page = std::fs::read_to_string(page_path(tool)).unwrap();
+        let heading = if full == tool {
+            ".SH SYNOPSIS".to_string()
+        } else {
+            format!(".SS \"{full}\"")
+        };
+        let mut lines = page.lines().skip_while(|l| *l != heading);
+        assert!(lines.next().is_some(), "{tool}(1) has no {heading}");
+        let line = plain(lines.next().unwrap());
+        assert!(line.starts_with(&format!("{full} ")), "{line}");
+        for bad in ["<", ">", "--"] {
+            assert!(
+                !line.contains(bad),
+                "{bad:?} in the SYNOPSIS of {full}: {line}"
+            );
+        }
+        let words = format!(" {} ", &line[full.len()..]);
+        for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+            let value = || {
+                arg.get_value_names()
+                    .map(|v| v.join(" "))
+                    .unwrap_or_else(|| arg.get_id().as_str().to_uppercase())
+            };
+            let want = match (arg.get_long(), arg.get_short()) {
+                (Some(long), Some(short)) => format!("-{short}|-{long}"),
+                (Some(long), None) if arg.get_action().takes_values() => {
+                    format!("-{long} {}", value())
+                }
+                (Some(long), None) => format!("-{long}"),
+                _ => value(),
+            };
+            let want = if arg.is_required_set() {
+                format!(" {want}")
+            } else {
+                format!(" [{want}]")
+            };
+            assert!(
+                words.contains(&format!("{want} ")) || words.contains(&format!("{want}... ")),
+                "the SYNOPSIS of {full} lacks {want:?}: {line}"
+            );
+        }
+    }
+}
+
+/// The long flags of a command, as defined.
+fn longs(cmd: &clap::Command) -> BTreeSet<String> {
+    cmd.get_arguments()
+        .filter_map(|a| a.get_long())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Code in a README: fenced or indented lines, and inline `spans`.
+fn code_of_markdown(text: &str) -> Vec<String> {
+    let mut code = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if fenced || line.starts_with("    ") {
+            code.push(line.to_string());
+        } else {
+            code.extend(line.split('`').skip(1).step_by(2).map(str::to_string));
+        }
+    }
+    code
+}
+
+/// The verbatim blocks (examples) and SYNOPSIS lines of a man page.
+fn code_of_page(page: &str) -> Vec<String> {
+    let mut code = Vec::new();
+    let mut verbatim = false;
+    let mut lines = page.lines().peekable();
+    while let Some(line) = lines.next() {
+        match line {
+            ".nf" => verbatim = true,
+            ".fi" => verbatim = false,
+            _ if line == ".SH SYNOPSIS" || line.starts_with(".SS ") => {
+                code.extend(lines.peek().map(|l| plain(l)));
+            }
+            _ if verbatim => code.push(plain(line)),
+            _ => {}
+        }
+    }
+    code
+}
+
+/// Each flag a command line of one of our tools uses in `code`, checked
+/// against that tool's (or subcommand's) clap definition: known, and
+/// spelled as defined, `-name`. Returns what is wrong.
+fn check_command_lines(code: &[String], cmds: &[(String, clap::Command)]) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for line in code {
+        for tool in TOOLS {
+            for (at, _) in line.match_indices(&format!("{tool} ")) {
+                // A command starts the line, or follows a pipe or a prompt.
+                let before = line[..at].trim_end();
+                if !(before.is_empty() || before.ends_with(['|', '$', '('])) {
+                    continue;
+                }
+                let words: Vec<&str> = line[at + tool.len()..]
+                    .split_whitespace()
+                    .take_while(|w| !["|", ">", "<", ";", "&&", "2>"].contains(w))
+                    .take_while(|w| !w.starts_with('#'))
+                    .collect();
+                let sub = words
+                    .iter()
+                    .find(|w| !w.starts_with('-'))
+                    .map(|w| format!("{tool} {w}"))
+                    .filter(|full| cmds.iter().any(|(n, _)| n == full));
+                let known: BTreeSet<String> = cmds
+                    .iter()
+                    .filter(|(n, _)| match &sub {
+                        Some(full) => n == full || n == tool,
+                        None => n == tool || n.starts_with(&format!("{tool} ")),
+                    })
+                    .flat_map(|(_, c)| longs(c))
+                    .collect();
+                for w in words.iter().flat_map(|w| w.split('|')) {
+                    let w = w.trim_matches(|c| "[]().,;:'\"".contains(c));
+                    let Some(name) = w.strip_prefix('-') else {
+                        continue;
+                    };
+                    if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '-') {
+                        continue;
+                    }
+                    let name = name.split('=').next().unwrap();
+                    if !known.contains(name) && !["h", "V"].contains(&name) {
+                        wrong.push(format!("{w} is not a flag of {tool}: {line}"));
+                    }
+                }
+            }
+        }
+    }
+    wrong
+}
+
+/// issue 22: `--sanitizer-runtime` in fuzz-worker(1), `-sanitizer-runtime`
+/// in its help. Every flag in the man pages, every -help, README.md and
+/// examples/README.md is spelled `-name` as clap defines it, and every
+/// command line shown uses flags its tool has.
+#[test]
+fn every_flag_is_spelled_as_defined_everywhere() {
+    let cmds = commands();
+    let all: BTreeSet<String> = cmds.iter().flat_map(|(_, c)| longs(c)).collect();
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for tool in TOOLS {
+        let page = std::fs::read_to_string(page_path(tool)).unwrap();
+        texts.push((format!("{tool}(1)"), plain(&page)));
+    }
+    let dir = tempdir();
+    for (full, _) in &cmds {
+        let mut args: Vec<&str> = full.split(' ').collect();
+        let tool = args.remove(0);
+        args.push("-help");
+        let r = run_in(dir.path(), tool, &args).expect(0);
+        texts.push((format!("{full} -help"), r.out()));
+    }
+    // README.md shows that GNU spelling works too: that paragraph only.
+    // (examples/README.md shows cargo's --target: only its command lines
+    // of our tools are checked, below.)
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme: Vec<&str> = readme
+        .split("\n\n")
+        .filter(|p| !p.contains("every spelling"))
+        .collect();
+    texts.push(("README.md".to_string(), readme.join("\n\n")));
+    let mut wrong = Vec::new();
+    for (what, text) in &texts {
+        for long in &all {
+            for (at, _) in text.match_indices(&format!("--{long}")) {
+                let next = text[at + 2 + long.len()..].chars().next();
+                if !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+                    wrong.push(format!("{what}: --{long}"));
+                }
+            }
+        }
+    }
+    for tool in TOOLS {
+        let page = std::fs::read_to_string(page_path(tool)).unwrap();
+        for w in check_command_lines(&code_of_page(&page), &cmds) {
+            wrong.push(format!("{tool}(1): {w}"));
+        }
+    }
+    for doc in ["README.md", "examples/README.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        for w in check_command_lines(&code_of_markdown(&text), &cmds) {
+            wrong.push(format!("{doc}: {w}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "flags spelled otherwise than defined:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// issue 22: the EXIT STATUS of tools that never write crashers spoke of
+/// crashers, and fuzz-run(1) sent readers to fuzz-run(1).
+#[test]
+fn pages_speak_of_their_own_tool() {
+    for tool in TOOLS {
+        let page = plain(&std::fs::read_to_string(page_path(tool)).unwrap());
+        let exit = page
+            .split(".SH \"EXIT STATUS\"")
+            .nth(1)
+            .and_then(|s| s.split("\n.SH ").next())
+            .unwrap_or_else(|| panic!("{tool}(1) has no EXIT STATUS"));
+        if tool != "fuzz-run" {
+            assert!(!exit.contains("crasher"), "{tool}(1) EXIT STATUS:\n{exit}");
+        }
+        let body = page.split(".SH \"SEE ALSO\"").next().unwrap();
+        assert!(
+            !body.contains(&format!("{tool}(1)")),
+            "{tool}(1) refers to itself"
+        );
+    }
+}
+
