@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// What examples/build.sh builds from examples/custom/.
-const LIBRARIES: [&str; 10] = [
+pub const LIBRARIES: [&str; 10] = [
     "libcustom_record.so",
     "libcustom_record_fixed.so",
     "libcustom_record_nomutator.so",

@@ -4,7 +4,7 @@
 //! no source line of theirs is wider than rustfmt's 100 columns.
 
 use crate::common::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
 fn page_path(tool: &str) -> std::path::PathBuf {
@@ -404,3 +404,105 @@ fn pages_speak_of_their_own_tool() {
     }
 }
 
+/// The targets examples/README.md lists for each library: its table of
+/// libraries (a row without a library continues the one above; a `_fixed`
+/// variant shares its library's row) and, for libmisbehave.so, its own
+/// table of targets.
+fn readme_targets(text: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let spans = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|s| s.split('(').next().unwrap().trim().to_string())
+            .collect()
+    };
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut table = "";
+    let mut libs: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if !line.starts_with('|') {
+            table = "";
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells[1].starts_with("library (+") {
+            table = "libraries";
+            continue;
+        }
+        if cells[1] == "target" && cells[2] == "behaviour" {
+            table = "misbehave";
+            continue;
+        }
+        if cells[1].starts_with("---") {
+            continue;
+        }
+        match table {
+            "libraries" => {
+                let named: Vec<String> = spans(cells[1])
+                    .into_iter()
+                    .filter(|s| s.ends_with(".so"))
+                    .collect();
+                if !named.is_empty() {
+                    libs = named;
+                }
+                // Not the libFuzzer symbols a target is said to have.
+                let targets: Vec<String> = spans(cells[3])
+                    .into_iter()
+                    .filter(|t| !t.starts_with("LLVMFuzzer"))
+                    .collect();
+                for (i, lib) in libs.iter().enumerate() {
+                    let lib = out.entry(lib.clone()).or_default();
+                    // `liba.so`, `libb.so` | `a`, `b`: one target each.
+                    if libs.len() > 1 && targets.len() == libs.len() {
+                        lib.insert(targets[i].clone());
+                    } else {
+                        lib.extend(targets.iter().cloned());
+                    }
+                }
+            }
+            "misbehave" => {
+                let lib = out.entry("libmisbehave.so".into()).or_default();
+                lib.extend(spans(cells[1]).into_iter().take(1));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// issue 22: the examples README's table missed three targets that
+/// `fuzz-worker list` shows. Every library examples/build.sh builds is in
+/// it, with exactly the targets the worker lists (a `_fixed` variant's
+/// libFuzzer target is its library's name, `…_fixed`).
+#[test]
+fn examples_readme_lists_every_target_of_every_library() {
+    let text = std::fs::read_to_string(root().join("examples/README.md")).unwrap();
+    let readme = readme_targets(&text);
+    let dir = tempdir();
+    let mut wrong = Vec::new();
+    for lib in EXAMPLE_LIBRARIES.iter().chain(&crate::custom::LIBRARIES) {
+        let r = run_in(dir.path(), "fuzz-worker", &["list", &example_lib(lib)]).expect(0);
+        let base = lib.replace("_fixed.so", ".so");
+        let listed: BTreeSet<String> = r
+            .out()
+            .lines()
+            .map(|l| l.split('\t').next().unwrap())
+            .map(|t| match lib.ends_with("_fixed.so") {
+                true => t.strip_suffix("_fixed").unwrap_or(t).to_string(),
+                false => t.to_string(),
+            })
+            .collect();
+        match readme.get(&base) {
+            None => wrong.push(format!("{lib}: not in the table")),
+            Some(said) if *said != listed => wrong.push(format!(
+                "{lib}: the README lists {said:?}, fuzz-worker list {listed:?}"
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "examples/README.md:\n{}",
+        wrong.join("\n")
+    );
+}
