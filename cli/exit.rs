@@ -64,7 +64,7 @@ impl CliError {
     pub fn io(path: &std::path::Path, e: &std::io::Error) -> CliError {
         CliError::misuse(format!(
             "{}: {}",
-            path.display(),
+            fuzz_core::error::shown(path),
             fuzz_core::error::describe(e)
         ))
     }

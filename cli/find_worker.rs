@@ -14,7 +14,7 @@ pub fn path() -> Result<PathBuf, CliError> {
         }
         return Err(CliError::misuse(format!(
             "FUZZ_WORKER={} is not a file",
-            p.display()
+            fuzz_core::error::shown(&p)
         )));
     }
     if let Some(beside) = std::env::current_exe()

@@ -2,6 +2,7 @@
 //! in messages.
 
 use crate::exit::CliError;
+use fuzz_core::error::shown;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -15,7 +16,7 @@ pub fn display(path: &Path) -> String {
     if is_stdio(path) {
         "<stdin>".to_string()
     } else {
-        path.display().to_string()
+        shown(path)
     }
 }
 
@@ -32,13 +33,13 @@ pub fn read_operand(path: &Path) -> Result<Vec<u8>, CliError> {
     if path.is_dir() {
         return Err(CliError::misuse(format!(
             "{}: is a directory, not a file",
-            path.display()
+            shown(path)
         )));
     }
     std::fs::read(path).map_err(|e| {
         CliError::misuse(format!(
             "{}: {}",
-            path.display(),
+            shown(path),
             fuzz_core::error::describe(&e)
         ))
     })
@@ -54,7 +55,7 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
             if p.is_dir() {
                 return Err(CliError::misuse(format!(
                     "{}: is a directory, not a file (-o)",
-                    p.display()
+                    shown(p)
                 )));
             }
             fuzz_core::store::fsutil::write_atomic(p, bytes)?;
@@ -75,7 +76,7 @@ pub fn check_output_file(path: &Path, what: &str) -> Result<(), CliError> {
     if path.is_dir() {
         return Err(CliError::misuse(format!(
             "{}: is a directory, not a file ({what})",
-            path.display()
+            shown(path)
         )));
     }
     let dir = parent(path);
@@ -90,8 +91,8 @@ pub fn check_output_file(path: &Path, what: &str) -> Result<(), CliError> {
     };
     Err(CliError::misuse(format!(
         "{}: cannot be written: {}: {why} ({what})",
-        path.display(),
-        dir.display()
+        shown(path),
+        shown(dir)
     )))
 }
 
@@ -99,16 +100,16 @@ pub fn check_output_file(path: &Path, what: &str) -> Result<(), CliError> {
 /// `dir`, or that it can be created (its nearest existing ancestor is a
 /// directory that takes new entries); named in messages by `what`.
 pub fn check_output_dir(dir: &Path, what: &str) -> Result<(), CliError> {
-    let shown = dir.display();
+    let named = shown(dir);
     if let Ok(m) = std::fs::metadata(dir) {
         if !m.is_dir() {
             return Err(CliError::misuse(format!(
-                "{shown}: not a directory ({what})"
+                "{named}: not a directory ({what})"
             )));
         }
         return match unwritable(dir) {
             Some(why) => Err(CliError::misuse(format!(
-                "{shown}: cannot be written in: {why} ({what})"
+                "{named}: cannot be written in: {why} ({what})"
             ))),
             None => Ok(()),
         };
@@ -129,8 +130,8 @@ pub fn check_output_dir(dir: &Path, what: &str) -> Result<(), CliError> {
         }
     };
     Err(CliError::misuse(format!(
-        "{shown}: cannot be created: {}: {why} ({what})",
-        ancestor.display()
+        "{named}: cannot be created: {}: {why} ({what})",
+        shown(ancestor)
     )))
 }
 
@@ -164,6 +165,16 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()?;
+    Ok(())
+}
+
+/// Prints a path on stdout as one line of its exact bytes (paths need not
+/// be UTF-8), for scripts.
+pub fn print_path(path: &Path) -> Result<(), CliError> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = std::io::stdout().lock();
+    out.write_all(path.as_os_str().as_bytes())?;
+    out.write_all(b"\n")?;
     Ok(())
 }
 

@@ -25,7 +25,7 @@ pub fn dir() -> Result<tempfile::TempDir, CliError> {
         .map_err(|e| {
             CliError::misuse(format!(
                 "cannot create a scratch directory in {}: {}",
-                base.display(),
+                fuzz_core::error::shown(&base),
                 fuzz_core::error::describe(&e)
             ))
         })

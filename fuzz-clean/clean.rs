@@ -30,7 +30,7 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         Root::Missing(path) => {
             eprintln!(
                 "{TOOL}: nothing to remove in {} (no such directory)",
-                path.display()
+                fuzz_core::error::shown(&path)
             );
             return Ok(Status::Success);
         }
@@ -46,13 +46,16 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
             TOOL,
             &format!(
                 "left {} in place: not part of the cache ({why})",
-                path.display()
+                fuzz_core::error::shown(path)
             ),
         );
     }
     let items = plan.items;
     if items.is_empty() {
-        eprintln!("{TOOL}: nothing to remove in {}", root.display());
+        eprintln!(
+            "{TOOL}: nothing to remove in {}",
+            fuzz_core::error::shown(&root)
+        );
         return Ok(Status::Success);
     }
     if cli.dry_run {
@@ -63,7 +66,7 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         eprintln!(
             "{TOOL}: would remove {} from {}",
             amount(entries, bytes, dirs),
-            root.display()
+            fuzz_core::error::shown(&root)
         );
         return Ok(Status::Success);
     }
@@ -73,7 +76,7 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
             TOOL,
             &format!(
                 "cannot remove {}: {}",
-                path.display(),
+                fuzz_core::error::shown(path),
                 fuzz_core::error::describe(e)
             ),
         );
@@ -82,17 +85,20 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         return Err(CliError::misuse(format!(
             "removed {} from {}, but {} could not be removed",
             amount(done.entries, done.bytes, done.dirs),
-            root.display(),
+            fuzz_core::error::shown(&root),
             plural(done.failed.len() as u64, "path", "paths"),
         )));
     }
     if done.entries + done.dirs == 0 {
-        eprintln!("{TOOL}: nothing to remove in {}", root.display());
+        eprintln!(
+            "{TOOL}: nothing to remove in {}",
+            fuzz_core::error::shown(&root)
+        );
     } else {
         eprintln!(
             "{TOOL}: removed {} from {}",
             amount(done.entries, done.bytes, done.dirs),
-            root.display()
+            fuzz_core::error::shown(&root)
         );
     }
     Ok(Status::Success)
@@ -109,18 +115,18 @@ fn check_target(t: &str) -> Result<(), CliError> {
 }
 
 /// The cache id of LIB, which must be an existing file.
-fn library_id(lib: &Path) -> Result<String, CliError> {
+fn library_id(lib: &Path) -> Result<std::ffi::OsString, CliError> {
     let meta = std::fs::metadata(lib).map_err(|e| CliError::io(lib, &e))?;
     if meta.is_dir() {
         return Err(CliError::misuse(format!(
             "{}: is a directory, not a library",
-            lib.display()
+            fuzz_core::error::shown(lib)
         )));
     }
     if !meta.is_file() {
         return Err(CliError::misuse(format!(
             "{}: not a regular file, so not a library",
-            lib.display()
+            fuzz_core::error::shown(lib)
         )));
     }
     Ok(fuzz_core::store::cache::library_id(lib)?)

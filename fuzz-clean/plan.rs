@@ -55,7 +55,7 @@ impl Age {
 /// What the user selected inside the cache root.
 pub struct Selection<'a> {
     /// The library's cache id, or every library.
-    pub library: Option<&'a str>,
+    pub library: Option<&'a std::ffi::OsStr>,
     /// A target name, or every target.
     pub target: Option<&'a str>,
     pub age: Age,

@@ -36,8 +36,8 @@ pub fn locate(flag: Option<&Path>, dry_run: bool) -> Result<Root, CliError> {
         .map(|h| env.cwd.join(h));
     let shown = match source {
         // The user's own spelling, which they will recognise.
-        Source::Flag => flag.unwrap_or(&root).display().to_string(),
-        _ => root.display().to_string(),
+        Source::Flag => fuzz_core::error::shown(flag.unwrap_or(&root)),
+        _ => fuzz_core::error::shown(&root),
     };
     let refuse = |why: &str| {
         CliError::misuse(format!(
@@ -73,7 +73,7 @@ pub fn locate(flag: Option<&Path>, dry_run: bool) -> Result<Root, CliError> {
              (<library>-<16 hex digits>/<Target>/<entry>); \
              if it is a cache, remove what is not",
             cache::TAG_FILE,
-            rel.display()
+            fuzz_core::error::shown(rel)
         )));
     }
     // Laid out as the cache is: a cache from before the tag. Tag it, so

@@ -20,20 +20,20 @@ pub fn export(args: Export) -> Result<Status, CliError> {
         if !out_dir.is_dir() {
             return Err(CliError::misuse(format!(
                 "{}: not a directory (-o)",
-                out_dir.display()
+                fuzz_core::error::shown(out_dir)
             )));
         }
         if same_dir(out_dir, &args.dir) {
             return Err(CliError::misuse(format!(
                 "{}: -o is the corpus directory itself: its entries would be overwritten",
-                out_dir.display()
+                fuzz_core::error::shown(out_dir)
             )));
         }
     }
     if args.dir.exists() && !args.dir.is_dir() {
         return Err(CliError::misuse(format!(
             "{}: not a directory (use to-raw for one file)",
-            args.dir.display()
+            fuzz_core::error::shown(&args.dir)
         )));
     }
     io::check_output_dir(out_dir, "-o")?;
@@ -41,7 +41,7 @@ pub fn export(args: Export) -> Result<Status, CliError> {
     let mut raws = Vec::new();
     for path in corpus::files_in(&args.dir)? {
         let bytes = io::read_operand(&path)?;
-        let shown = path.display().to_string();
+        let shown = fuzz_core::error::shown(&path);
         let values = codec::decode(&bytes).map_err(|e| e.in_file(&path))?;
         let raw = pick::raw_bytes(&shown, &bytes, &values, args.arg).map_err(CliError::misuse)?;
         let Some(name) = path.file_name() else {
@@ -51,7 +51,7 @@ pub fn export(args: Export) -> Result<Status, CliError> {
         if dest.is_dir() {
             return Err(CliError::misuse(format!(
                 "{}: is a directory, cannot write {shown} there",
-                dest.display()
+                fuzz_core::error::shown(&dest)
             )));
         }
         raws.push((dest, raw.to_vec()));
@@ -64,8 +64,8 @@ pub fn export(args: Export) -> Result<Status, CliError> {
     note(&format!(
         "exported {} from {} to {}",
         count(raws.len(), "entry", "entries"),
-        args.dir.display(),
-        out_dir.display()
+        fuzz_core::error::shown(&args.dir),
+        fuzz_core::error::shown(out_dir)
     ));
     Ok(Status::Success)
 }

@@ -25,7 +25,7 @@ pub fn import(args: Import) -> Result<Status, CliError> {
         if same_dir(src, &dest) {
             return Err(CliError::misuse(format!(
                 "{}: is the corpus directory being imported into",
-                src.display()
+                fuzz_core::error::shown(src)
             )));
         }
         let found = layout::inputs(src)?;
@@ -61,7 +61,7 @@ pub fn import(args: Import) -> Result<Status, CliError> {
         } else {
             warn(&format!(
                 "{}: exists with other contents; left as it is",
-                path.display()
+                fuzz_core::error::shown(&path)
             ));
         }
     }
@@ -75,7 +75,7 @@ pub fn import(args: Import) -> Result<Status, CliError> {
         "imported {} ({} already present) into {}",
         count(added.len(), "new entry", "new entries"),
         already,
-        dest.display()
+        fuzz_core::error::shown(&dest)
     ));
     printed.map(|()| Status::Success)
 }

@@ -43,7 +43,7 @@ pub fn inputs(src: &Path) -> Result<Found, CliError> {
     if !meta.is_dir() {
         return Err(CliError::misuse(format!(
             "{}: not a regular file or a directory",
-            src.display()
+            fuzz_core::error::shown(src)
         )));
     }
     let what = if is_afl_input_dir(src)? {
@@ -67,7 +67,7 @@ pub fn inputs(src: &Path) -> Result<Found, CliError> {
     if found.files.is_empty() {
         found
             .warnings
-            .push(format!("{}: no {what} found", src.display()));
+            .push(format!("{}: no {what} found", fuzz_core::error::shown(src)));
     }
     Ok(found)
 }
@@ -157,11 +157,11 @@ fn flat(dir: &Path, found: &mut Found) -> Result<(), CliError> {
             Ok(m) if m.is_file() => found.files.push(path),
             Ok(m) if m.is_dir() => found.warnings.push(format!(
                 "{}: skipping a subdirectory (a libFuzzer corpus is read flat)",
-                path.display()
+                fuzz_core::error::shown(&path)
             )),
             _ => found.warnings.push(format!(
                 "{}: skipping what is not a regular file",
-                path.display()
+                fuzz_core::error::shown(&path)
             )),
         }
     }

@@ -59,7 +59,7 @@ fn add_to_dir(dir: &Path, entry: &[u8]) -> Result<PathBuf, CliError> {
     if dir.exists() && !dir.is_dir() {
         return Err(CliError::misuse(format!(
             "{}: not a directory (-dir)",
-            dir.display()
+            fuzz_core::error::shown(dir)
         )));
     }
     fsutil::create_dir_all(dir)?;

@@ -30,7 +30,7 @@ pub fn run(dirs: &[PathBuf], types: Option<&[ArgType]>) -> Result<Status, CliErr
                 TOOL,
                 &format!(
                     "note: {}: name is not a digest (16 or 64 hex digits of the SHA-256 of the file)",
-                    path.display()
+                    fuzz_core::error::shown(path)
                 ),
             );
         } else if !digest::name_matches(&name, &entry.bytes) {
@@ -38,7 +38,7 @@ pub fn run(dirs: &[PathBuf], types: Option<&[ArgType]>) -> Result<Status, CliErr
                 TOOL,
                 &format!(
                     "note: {}: name does not match the SHA-256 of the file's bytes",
-                    path.display()
+                    fuzz_core::error::shown(path)
                 ),
             );
         }

@@ -235,7 +235,7 @@ pub fn run(o: &Options) -> Result<Status, CliError> {
     let all = p.entries.iter().chain(p.old.iter().flatten());
     let capacity = all.map(|e| e.bytes.len()).max().unwrap_or(0) + 4096;
     let mut session = Session::start(&p.worker, o.lib, p.target.as_deref(), scratch.path(), capacity, stop)
-        .map_err(|e| CliError::misuse(format!("{}: {e}", o.lib.display())))?;
+        .map_err(|e| CliError::misuse(format!("{}: {e}", fuzz_core::error::shown(o.lib))))?;
     let types: Vec<ArgType> = session.desc.args.clone();
     for e in p.entries.iter().chain(p.old.iter().flatten()) {
         if let Ok(values) = &e.values {
@@ -266,7 +266,7 @@ pub fn run(o: &Options) -> Result<Status, CliError> {
     let report = Report {
         library: crate::file_name(o.lib),
         target: target_name,
-        corpus: o.dirs.iter().map(|d| d.display().to_string()).collect(),
+        corpus: o.dirs.iter().map(|d| fuzz_core::error::shown(d)).collect(),
         entries: p.entries.len(),
         skipped: hits.skipped,
         functions: functions(&p, &hits),
@@ -325,6 +325,7 @@ fn prepare(o: &Options) -> Result<Prepared, CliError> {
         }
     }
     std::fs::metadata(o.lib).map_err(|e| CliError::io(o.lib, &e))?;
+    fuzz_cli::target::check_library_name(o.lib)?;
     let worker = fuzz_cli::find_worker::path()?;
     let table = read_pc_table(&worker, o.lib)?;
     if table.is_empty() {
@@ -332,7 +333,7 @@ fn prepare(o: &Options) -> Result<Prepared, CliError> {
             "{}: has no PC table to name covered blocks by: build it with \
              -fsanitize-coverage=inline-8bit-counters,pc-table (or -fsanitize=fuzzer-no-link); \
              trace-pc-guard and gcc's trace-pc builds have none",
-            o.lib.display()
+            fuzz_core::error::shown(o.lib)
         )));
     }
     let ranges = pctable::functions(&table);
@@ -381,7 +382,7 @@ fn layout(
             placed,
         }
     })
-    .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))
+    .map_err(|e| CliError::misuse(format!("{}: {e}", fuzz_core::error::shown(lib))))
 }
 
 /// The functions `-lines FUNC` names: those of that name, else those
@@ -400,7 +401,7 @@ fn select(symbols: &[Symbol], name: &str, lib: &Path) -> Result<Vec<usize>, CliE
     if found.is_empty() {
         return Err(CliError::misuse(format!(
             "-lines {name}: no function of that name in {} (the listing names them)",
-            lib.display()
+            fuzz_core::error::shown(lib)
         )));
     }
     Ok(found)

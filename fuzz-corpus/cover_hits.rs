@@ -139,7 +139,7 @@ fn run_one(
     let skip = |hits: &mut Hits, why: String| {
         hits.skipped += 1;
         hits.warnings
-            .push(format!("skipped {}: {why}", e.path.display()));
+            .push(format!("skipped {}: {why}", fuzz_core::error::shown(&e.path)));
         None
     };
     Ok(
@@ -150,7 +150,7 @@ fn run_one(
                 if let Exec::Failed { message } = outcome {
                     hits.warnings.push(format!(
                         "{}: fails: {} (its coverage counts)",
-                        e.path.display(),
+                        fuzz_core::error::shown(&e.path),
                         message.lines().next().unwrap_or("")
                     ));
                 }

@@ -44,7 +44,7 @@ pub fn run(files: &[PathBuf], in_place: bool, rename: bool) -> Result<Status, Cl
         fsutil::write_atomic(&target, canonical)?;
         if target != **path {
             std::fs::remove_file(path).map_err(|e| CliError::io(path, &e))?;
-            fuzz_cli::io::print_line(target.display())?;
+            fuzz_cli::io::print_path(&target)?;
         }
         changed += 1;
     }
@@ -70,11 +70,11 @@ fn check_in_place(files: &[PathBuf], flag: &str) -> Result<(), CliError> {
             let also = if first == path {
                 String::new()
             } else {
-                format!(", also as {}", first.display())
+                format!(", also as {}", fuzz_core::error::shown(first))
             };
             return Err(CliError::misuse(format!(
                 "{}: named twice{also} ({flag} rewrites each file once)",
-                path.display()
+                fuzz_core::error::shown(path)
             )));
         }
         seen.push((id, path));

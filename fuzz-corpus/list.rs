@@ -4,6 +4,7 @@ use crate::{corpus_files, read_entry};
 use fuzz_cli::{CliError, Status};
 use fuzz_core::store::corpus::Entry;
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 /// Bytes of a string or byte slice shown in a preview.
@@ -34,6 +35,8 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Result<Status, CliError> {
             }
             writeln!(out, "{obj}")?;
         } else {
+            // The path as its bytes: a script reads it back exactly.
+            out.write_all(path.as_os_str().as_bytes())?;
             match &entry.values {
                 Ok(values) => {
                     let types: Vec<String> =
@@ -41,20 +44,14 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Result<Status, CliError> {
                     let previews: Vec<String> = values.iter().map(|v| v.preview(PREVIEW)).collect();
                     writeln!(
                         out,
-                        "{}  {size:>6}  {}  {}",
-                        path.display(),
+                        "  {size:>6}  {}  {}",
                         types.join(","),
                         previews.join(" ")
                     )?;
                 }
                 Err(_) => {
                     malformed += 1;
-                    writeln!(
-                        out,
-                        "{}  {size:>6}  malformed: {}",
-                        path.display(),
-                        reason(&entry)
-                    )?;
+                    writeln!(out, "  {size:>6}  malformed: {}", reason(&entry))?;
                 }
             }
         }

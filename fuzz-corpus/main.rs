@@ -123,5 +123,5 @@ fn read_entry(path: &Path) -> Result<Entry, CliError> {
 fn file_name(p: &Path) -> String {
     p.file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.display().to_string())
+        .unwrap_or_else(|| fuzz_core::error::shown(p))
 }

@@ -36,7 +36,7 @@ pub fn run(dst: &Path, srcs: &[PathBuf]) -> Result<Status, CliError> {
         let path = dst.join(digest::entry_name(&entry.bytes));
         if fsutil::write_new_atomic(&path, &entry.bytes)? {
             added += 1;
-            fuzz_cli::io::print_line(path.display())?;
+            fuzz_cli::io::print_path(&path)?;
         } else {
             present += 1;
         }
@@ -44,7 +44,7 @@ pub fn run(dst: &Path, srcs: &[PathBuf]) -> Result<Status, CliError> {
     eprintln!(
         "{TOOL}: merged {added} new {} into {} ({present} already present)",
         if added == 1 { "entry" } else { "entries" },
-        dst.display()
+        fuzz_core::error::shown(dst)
     );
     Ok(Status::Success)
 }
@@ -62,7 +62,10 @@ pub fn read_sources(dst: &Path, srcs: &[PathBuf]) -> Result<Vec<Entry>, CliError
             } else {
                 "no such directory"
             };
-            return Err(CliError::misuse(format!("{}: {why}", src.display())));
+            return Err(CliError::misuse(format!(
+                "{}: {why}",
+                fuzz_core::error::shown(src)
+            )));
         }
         for path in files_in(src)? {
             incoming.push(Entry::read(&path)?);

@@ -6,7 +6,7 @@
 //! the merge again after an interruption carries on from there.
 
 use crate::TOOL;
-use fuzz_cli::io::print_line;
+use fuzz_cli::io::print_path;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::store::corpus::{files_in, Entry};
 use fuzz_core::worker::client::Session;
@@ -33,6 +33,7 @@ pub fn run(
     } else {
         Vec::new()
     };
+    fuzz_cli::target::check_library_name(lib)?;
     let worker_bin = fuzz_cli::find_worker::path()?;
     let operands: Vec<&Path> = std::iter::once(dst)
         .chain(srcs.iter().map(PathBuf::as_path))
@@ -96,7 +97,7 @@ pub fn run(
         let path = dst.join(digest::entry_name(&e.bytes));
         if fsutil::write_new_atomic(&path, &e.bytes)? {
             added += 1;
-            print_line(path.display())?;
+            print_path(&path)?;
         }
     }
     session.stop();
@@ -106,7 +107,7 @@ pub fn run(
     eprintln!(
         "{TOOL}: merged {added} of {considered} new entries into {} by coverage \
          ({baseline} -> {} features, {} skipped) in {:.1}s",
-        dst.display(),
+        fuzz_core::error::shown(dst),
         coverage.len(),
         skipped.len(),
         start.elapsed().as_secs_f64()
@@ -126,7 +127,7 @@ fn start_session(
     let stop = fuzz_cli::interrupt::interrupted;
     Session::start(worker_bin, lib, target, scratch, capacity, stop).map_err(|e| {
         // The worker's own message may name the library already.
-        let shown = lib.display().to_string();
+        let shown = fuzz_core::error::shown(lib);
         match e.to_string() {
             m if m.starts_with(&shown) => CliError::misuse(m),
             m => CliError::misuse(format!("{shown}: {m}")),
@@ -169,7 +170,7 @@ fn features_of(
             }) => {
                 skipped.push(format!(
                     "{}: fails: {}",
-                    e.path.display(),
+                    fuzz_core::error::shown(&e.path),
                     message.lines().next().unwrap_or("")
                 ));
                 None
@@ -177,7 +178,11 @@ fn features_of(
             Ok(_) => None,
             Err(death) if death.kind == DeathKind::Stopped => return Err(CliError::interrupted()),
             Err(death) => {
-                skipped.push(format!("{}: {}", e.path.display(), death.kind));
+                skipped.push(format!(
+                    "{}: {}",
+                    fuzz_core::error::shown(&e.path),
+                    death.kind
+                ));
                 None
             }
         },

@@ -13,7 +13,7 @@ pub fn run(dir: &Path, json: bool) -> Result<Status, CliError> {
     if !dir.join(META).is_dir() {
         return Err(CliError::misuse(format!(
             "{}: not a -sync directory (no {META}/ in it)",
-            dir.display()
+            fuzz_core::error::shown(dir)
         )));
     }
     let statuses = sync::statuses(dir)?;

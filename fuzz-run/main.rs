@@ -29,6 +29,7 @@ fn main() -> std::process::ExitCode {
 
 fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<Status, CliError> {
     cli.check_testdata(matches)?;
+    fuzz_cli::target::check_library_name(&cli.lib)?;
     if cli.fuzzing() {
         fuzz::run(&cli)
     } else {

@@ -65,15 +65,15 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe(source)),
+            Error::Io { path, source } => write!(f, "{}: {}", shown(path), describe(source)),
             Error::Codec { path, line, reason } => match (path, line) {
-                (Some(p), 0) => write!(f, "{}: {reason}", p.display()),
-                (Some(p), n) => write!(f, "{}:{n}: {reason}", p.display()),
+                (Some(p), 0) => write!(f, "{}: {reason}", shown(p)),
+                (Some(p), n) => write!(f, "{}:{n}: {reason}", shown(p)),
                 (None, 0) => f.write_str(reason),
                 (None, n) => write!(f, "line {n}: {reason}"),
             },
             Error::Types { path, reason } => match path {
-                Some(p) => write!(f, "{}: {}", p.display(), reason),
+                Some(p) => write!(f, "{}: {}", shown(p), reason),
                 None => f.write_str(reason),
             },
             Error::Invalid(msg) => f.write_str(msg),
@@ -88,6 +88,36 @@ impl std::error::Error for Error {
             _ => None,
         }
     }
+}
+
+/// A path as messages show it: as it is when it is UTF-8, else quoted as
+/// a shell reads it back, `$'…'` with `\xNN` for each byte that is not
+/// UTF-8 (and for control characters), so that no U+FFFD stands in for a
+/// byte and the name can be pasted.
+pub fn shown(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return s.to_string();
+    }
+    let mut out = String::from("$'");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' | '\'' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// An I/O error as people want to read it: "No such file or directory",
@@ -119,5 +149,15 @@ mod tests {
             "/nonexistent-dir-of-a-test/x: No such file or directory"
         );
         assert_eq!(describe(&io::Error::other("plain")), "plain");
+    }
+
+    #[test]
+    fn paths_that_are_not_utf8_are_shown_shell_quoted() {
+        use std::os::unix::ffi::OsStrExt;
+        let p = |b: &[u8]| std::path::Path::new(std::ffi::OsStr::from_bytes(b)).to_path_buf();
+        assert_eq!(shown(&p(b"a b/c")), "a b/c");
+        assert_eq!(shown(&p(b"d\xff/it's\\\n")), "$'d\\xff/it\\'s\\\\\\x0a'");
+        let e = Error::io(p(b"lib\xfe.so"), io::Error::from_raw_os_error(2));
+        assert_eq!(e.to_string(), "$'lib\\xfe.so': No such file or directory");
     }
 }

@@ -77,7 +77,7 @@ fn fake_lib(dir: &Path, name: &str) -> (PathBuf, String) {
     let p = dir.join(name);
     fs::write(&p, b"\x7fELF not really").unwrap();
     let id = fuzz_core::store::cache::library_id(&p).unwrap();
-    (p, id)
+    (p, id.into_string().unwrap())
 }
 
 fn canon(p: &Path) -> PathBuf {

@@ -204,3 +204,117 @@ fn corpus_merge_and_cover_refuse_unwritable_outputs_before_running() {
         assert_eq!(snapshot(d), before, "{args:?} wrote");
     }
 }
+
+/// A path from bytes, which need not be UTF-8.
+fn os(bytes: &[u8]) -> &std::ffi::OsStr {
+    std::os::unix::ffi::OsStrExt::from_bytes(bytes)
+}
+
+/// Runs `tool` in `dir` with `args`, any of which may not be UTF-8.
+fn run_os(dir: &Path, tool: &str, args: &[&std::ffi::OsStr]) -> Run {
+    let mut c = cmd(dir, tool, &[]);
+    c.args(args);
+    run_command(c)
+}
+
+/// issue 22: a library path with a byte that is not UTF-8 became U+FFFD
+/// in the target's directory and in messages. A libFuzzer entry, named
+/// after its library's file, is refused; every other path keeps its bytes
+/// (the cache directory, paths on stdout) and messages quote it as a shell
+/// reads it back.
+#[test]
+fn paths_that_are_not_utf8_keep_their_bytes() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::copy(
+        example_lib("libc_parse_clang.so"),
+        d.join(os(b"libc\xffparse.so")),
+    )
+    .unwrap();
+    std::fs::copy(
+        example_lib("libmisbehave.so"),
+        d.join(os(b"libmis\xffbehave.so")),
+    )
+    .unwrap();
+    put(d, "crash", b"TLVV\x00");
+    put(d, "corpus/a", ENTRY);
+    let parse = os(b"libc\xffparse.so");
+    let quoted = "$'libc\\xffparse.so': the library's file name is not UTF-8";
+    for (tool, args) in [
+        ("fuzz-minimize", vec![os(b"-raw"), parse, os(b"crash")]),
+        ("fuzz-run", vec![parse]),
+        ("fuzz-run", vec![os(b"-fuzz"), os(b"c"), parse]),
+        ("fuzz-corpus", vec![os(b"cover"), parse, os(b"corpus")]),
+        (
+            "fuzz-corpus",
+            vec![os(b"merge"), os(b"-lib"), parse, os(b"dst"), os(b"corpus")],
+        ),
+    ] {
+        let r = run_os(d, tool, &args).expect(2);
+        r.one_line_error(tool, quoted);
+        assert!(!r.stderr.contains('\u{fffd}'), "{}", r.stderr);
+    }
+    assert!(!d.join("dst").exists() && !d.join("home").exists());
+
+    // Typed targets take their names from symbols: the library runs, and
+    // its cache directory keeps the byte.
+    let typed = os(b"libmis\xffbehave.so");
+    let fuzz = ["-fuzz", "^FuzzOk$", "-fuzztime", "200x", "-parallel", "1"];
+    let mut args: Vec<&std::ffi::OsStr> = fuzz.iter().map(|a| os(a.as_bytes())).collect();
+    args.extend([os(b"-fuzzcachedir"), os(b"cache"), typed]);
+    run_os(d, "fuzz-run", &args).expect(0);
+    let ids: Vec<Vec<u8>> = std::fs::read_dir(d.join("cache"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_encoded_bytes())
+        .filter(|n| n != b"CACHEDIR.TAG")
+        .collect();
+    assert_eq!(ids.len(), 1);
+    assert!(
+        ids[0].starts_with(b"mis\xffbehave-"),
+        "{:?}",
+        String::from_utf8_lossy(&ids[0])
+    );
+    let r = run_os(
+        d,
+        "fuzz-clean",
+        &[os(b"-n"), os(b"-fuzzcachedir"), os(b"cache"), typed],
+    );
+    assert!(r.expect(0).stdout.starts_with(
+        &d.join("cache")
+            .join(os(&ids[0]))
+            .into_os_string()
+            .into_encoded_bytes()
+    ));
+
+    // Corpus paths: exact on stdout, quoted in messages.
+    std::fs::create_dir(d.join(os(b"c\xff"))).unwrap();
+    std::fs::write(d.join(os(b"c\xff/e")), ENTRY).unwrap();
+    let r = run_os(d, "fuzz-corpus", &[os(b"list"), os(b"c\xff")]).expect(0);
+    assert!(r.stdout.starts_with(b"c\xff/e  "), "{:?}", r.out());
+    let r = run_os(
+        d,
+        "fuzz-corpus",
+        &[os(b"merge"), os(b"d\xfe"), os(b"c\xff")],
+    )
+    .expect(0);
+    let written = r.stdout.strip_suffix(b"\n").unwrap();
+    assert!(written.starts_with(b"d\xfe/"), "{:?}", r.out());
+    assert_eq!(std::fs::read(d.join(os(written))).unwrap(), ENTRY);
+    assert!(r.stderr.contains("into $'d\\xfe'"), "{}", r.stderr);
+    let r = run_os(d, "fuzz-corpus", &[os(b"list"), os(b"no\xfedir")]).expect(2);
+    r.one_line_error("fuzz-corpus", "$'no\\xfedir': No such file or directory");
+    let r = run_os(
+        d,
+        "fuzz-convert",
+        &[
+            os(b"to-raw"),
+            os(b"-o"),
+            os(b"no\xfedir/x"),
+            os(b"corpus/a"),
+        ],
+    );
+    r.expect(2).one_line_error(
+        "fuzz-convert",
+        "$'no\\xfedir/x': cannot be written: $'no\\xfedir'",
+    );
+}

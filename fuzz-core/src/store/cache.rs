@@ -146,17 +146,18 @@ pub fn create_dir(root: &Path, dir: &Path) -> Result<()> {
 /// True for a name the cache gives a library's directory:
 /// `<name>-<16 lowercase hex digits>`, as [`library_id`] makes it.
 pub fn is_library_id(name: &OsStr) -> bool {
-    let Some(name) = name.to_str() else {
-        return false;
-    };
-    match name.rsplit_once('-') {
-        Some((lib, hex)) => {
+    // Bytes: a library's file name need not be UTF-8, and its id keeps it.
+    let name = name.as_encoded_bytes();
+    match name.iter().rposition(|&b| b == b'-') {
+        Some(dash) => {
+            let (lib, hex) = (&name[..dash], &name[dash + 1..]);
             !lib.is_empty()
-                && !lib.starts_with('.')
+                && lib[0] != b'.'
+                && !lib.contains(&b'/')
                 && hex.len() == 16
                 && hex
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                    .iter()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
         }
         None => false,
     }
@@ -230,35 +231,57 @@ fn is_real_dir(path: &Path) -> Result<bool> {
     Ok(meta.is_dir())
 }
 
-/// A library's name: its file name without a leading `lib` and without
-/// `.so` and anything after it. `libpng_read.so.1` and `png_read.so` both
-/// give `png_read`.
-pub fn library_name(path: &Path) -> String {
-    let file = path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let stem = match file.find(".so") {
+/// A library's name, as the bytes of its file name: without a leading
+/// `lib` and without `.so` and anything after it. `libpng_read.so.1` and
+/// `png_read.so` both give `png_read`.
+fn library_stem(path: &Path) -> &[u8] {
+    let file = path.file_name().unwrap_or_default().as_encoded_bytes();
+    let stem = match file.windows(3).position(|w| w == b".so") {
         Some(i) if i > 0 => &file[..i],
-        _ => &file[..],
+        _ => file,
     };
-    let stem = match stem.strip_prefix("lib") {
+    match stem.strip_prefix(b"lib") {
         Some(s) if !s.is_empty() => s,
         _ => stem,
-    };
-    stem.to_string()
+    }
 }
 
-/// The cache id of a library: `<name>-<16 hex digits>`. The library must
-/// exist, since its canonical path is hashed.
-pub fn library_id(path: &Path) -> Result<String> {
+/// A library's name ([`library_stem`]) for people: a byte that is not
+/// UTF-8 shows as U+FFFD. A name that must stay exact uses
+/// [`target_name`] (which refuses such a name) or [`library_id`] (which
+/// keeps the bytes).
+pub fn library_name(path: &Path) -> String {
+    String::from_utf8_lossy(library_stem(path)).into_owned()
+}
+
+/// The name of a library's libFuzzer target, which is the library's name
+/// ([`library_stem`]). A file name that is not UTF-8 is refused: a target
+/// name is a directory name in testdata/fuzz/, a `-run` pattern and a word
+/// of a re-run command, and U+FFFD in its place would name another.
+pub fn target_name(path: &Path) -> Result<String> {
+    String::from_utf8(library_stem(path).to_vec()).map_err(|_| {
+        Error::Invalid(format!(
+            "{}: the library's file name is not UTF-8, and its libFuzzer target would be named \
+             after it: rename the library",
+            crate::error::shown(path)
+        ))
+    })
+}
+
+/// The cache id of a library: `<name>-<16 hex digits>`, the name's bytes
+/// as they are. The library must exist, since its canonical path is
+/// hashed.
+pub fn library_id(path: &Path) -> Result<OsString> {
     let canon = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
     let digest = crate::store::digest::sha256_hex(canon.as_os_str().as_encoded_bytes());
-    Ok(format!("{}-{}", library_name(path), &digest[..16]))
+    let mut id = library_stem(path).to_vec();
+    id.push(b'-');
+    id.extend_from_slice(&digest.as_bytes()[..16]);
+    Ok(std::os::unix::ffi::OsStringExt::from_vec(id))
 }
 
 /// The generated-corpus directory of one target of one library.
-pub fn target_dir(root: &Path, library_id: &str, target: &str) -> PathBuf {
+pub fn target_dir(root: &Path, library_id: &OsStr, target: &str) -> PathBuf {
     root.join(library_id).join(target)
 }
 
@@ -408,7 +431,8 @@ mod tests {
         let a = dir.path().join("libfoo.so");
         std::fs::write(&a, b"x").unwrap();
         let id = library_id(&a).unwrap();
-        assert!(id.starts_with("foo-") && id.len() == 4 + 16, "{id}");
+        let text = id.to_str().unwrap();
+        assert!(text.starts_with("foo-") && text.len() == 4 + 16, "{text}");
         std::fs::write(&a, b"rebuilt").unwrap();
         assert_eq!(library_id(&a).unwrap(), id);
         let sub = dir.path().join("sub");
@@ -416,5 +440,23 @@ mod tests {
         let b = sub.join("libfoo.so");
         std::fs::write(&b, b"x").unwrap();
         assert_ne!(library_id(&b).unwrap(), id);
+    }
+
+    #[test]
+    fn a_name_that_is_not_utf8_keeps_its_bytes_in_the_id_and_names_no_target() {
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join(OsStr::from_bytes(b"libf\xffo.so.1"));
+        std::fs::write(&a, b"x").unwrap();
+        let id = library_id(&a).unwrap().into_vec();
+        assert!(id.starts_with(b"f\xffo-") && id.len() == 4 + 16);
+        assert!(is_library_id(OsStr::from_bytes(&id)));
+        assert_eq!(library_name(&a), "f\u{fffd}o");
+        let e = target_name(&a).unwrap_err().to_string();
+        assert!(
+            e.contains("libf\\xffo.so.1': the library's file name is not UTF-8"),
+            "{e}"
+        );
+        assert_eq!(target_name(Path::new("/x/libpng.so.1")).unwrap(), "png");
     }
 }

@@ -44,7 +44,7 @@ pub fn files_in(dir: &Path) -> Result<Vec<PathBuf>> {
     if !meta.is_dir() {
         return Err(Error::Invalid(format!(
             "{}: not a directory",
-            dir.display()
+            crate::error::shown(dir)
         )));
     }
     let mut files = Vec::new();

@@ -140,7 +140,7 @@ impl SyncDir {
         if !try_lock(&lock) {
             return Err(Error::Invalid(format!(
                 "{}: another running instance has -sync_id {id}",
-                root.display()
+                crate::error::shown(root)
             )));
         }
         let index_path = me.join("index");
@@ -382,7 +382,10 @@ pub fn statuses(root: &Path) -> Result<Vec<Status>> {
         let path = e.path().join("status");
         if let Ok(bytes) = std::fs::read(&path) {
             let status: Status = serde_json::from_slice(&bytes).map_err(|err| {
-                Error::Invalid(format!("{}: not a status file: {err}", path.display()))
+                Error::Invalid(format!(
+                    "{}: not a status file: {err}",
+                    crate::error::shown(&path)
+                ))
             })?;
             out.push(status);
         }
