@@ -406,8 +406,9 @@ fn pages_speak_of_their_own_tool() {
 
 /// The targets examples/README.md lists for each library: its table of
 /// libraries (a row without a library continues the one above; a `_fixed`
-/// variant shares its library's row) and, for libmisbehave.so, its own
-/// table of targets.
+/// variant shares its library's row) and the tables of targets of the
+/// libraries that have one (after a paragraph that starts with the
+/// library's name: "`libmisbehave.so` holds …").
 fn readme_targets(text: &str) -> BTreeMap<String, BTreeSet<String>> {
     let spans = |cell: &str| -> Vec<String> {
         cell.split('`')
@@ -419,9 +420,13 @@ fn readme_targets(text: &str) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut table = "";
     let mut libs: Vec<String> = Vec::new();
+    let mut described = String::new();
     for line in text.lines() {
         if !line.starts_with('|') {
             table = "";
+            if let Some(lib) = spans(line).first().filter(|_| line.starts_with("`lib")) {
+                described = lib.clone();
+            }
             continue;
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -430,7 +435,7 @@ fn readme_targets(text: &str) -> BTreeMap<String, BTreeSet<String>> {
             continue;
         }
         if cells[1] == "target" && cells[2] == "behaviour" {
-            table = "misbehave";
+            table = "targets";
             continue;
         }
         if cells[1].starts_with("---") {
@@ -460,8 +465,8 @@ fn readme_targets(text: &str) -> BTreeMap<String, BTreeSet<String>> {
                     }
                 }
             }
-            "misbehave" => {
-                let lib = out.entry("libmisbehave.so".into()).or_default();
+            "targets" => {
+                let lib = out.entry(described.clone()).or_default();
                 lib.extend(spans(cells[1]).into_iter().take(1));
             }
             _ => {}
