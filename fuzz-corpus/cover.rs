@@ -234,8 +234,15 @@ pub fn run(o: &Options) -> Result<Status, CliError> {
     let scratch = fuzz_cli::scratch::dir()?;
     let all = p.entries.iter().chain(p.old.iter().flatten());
     let capacity = all.map(|e| e.bytes.len()).max().unwrap_or(0) + 4096;
-    let mut session = Session::start(&p.worker, o.lib, p.target.as_deref(), scratch.path(), capacity, stop)
-        .map_err(|e| CliError::misuse(format!("{}: {e}", fuzz_core::error::shown(o.lib))))?;
+    let mut session = Session::start(
+        &p.worker,
+        o.lib,
+        p.target.as_deref(),
+        scratch.path(),
+        capacity,
+        stop,
+    )
+    .map_err(|e| CliError::misuse(format!("{}: {e}", fuzz_core::error::shown(o.lib))))?;
     let types: Vec<ArgType> = session.desc.args.clone();
     for e in p.entries.iter().chain(p.old.iter().flatten()) {
         if let Ok(values) = &e.values {

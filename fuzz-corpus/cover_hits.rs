@@ -138,8 +138,10 @@ fn run_one(
     };
     let skip = |hits: &mut Hits, why: String| {
         hits.skipped += 1;
-        hits.warnings
-            .push(format!("skipped {}: {why}", fuzz_core::error::shown(&e.path)));
+        hits.warnings.push(format!(
+            "skipped {}: {why}",
+            fuzz_core::error::shown(&e.path)
+        ));
         None
     };
     Ok(
