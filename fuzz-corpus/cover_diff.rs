@@ -9,7 +9,7 @@
 //! blocks before and after), then the source lines where a gained (lost)
 //! block starts; the totals come last.
 
-use crate::cover::{Block, Function, Report};
+use crate::cover_report::{Block, Function, Report};
 use crate::cover_text::addresses;
 use crate::sources::Sources;
 use fuzz_cli::CliError;

@@ -6,7 +6,7 @@
 //! differ in colour and mark. The page is the same for the same report
 //! (no timestamps), so two reports compare with diff.
 
-use crate::cover::{percent, totals, Function, Line, Mark, Report};
+use crate::cover_report::{percent, totals, Function, Line, Mark, Report};
 use crate::cover_text::{addresses, by_file};
 use crate::sources::Sources;
 use std::collections::BTreeMap;

@@ -3,7 +3,7 @@
 //! totals last) and `-lines FUNC` (that function's source, a marker per
 //! line). Source lines are written as the file has them, bytes and all.
 
-use crate::cover::{percent, totals, Function, Line, Mark, Report};
+use crate::cover_report::{percent, totals, Function, Line, Mark, Report};
 use crate::sources::Sources;
 use crate::TOOL;
 use fuzz_cli::CliError;

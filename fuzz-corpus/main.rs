@@ -5,6 +5,7 @@ mod cover;
 mod cover_diff;
 mod cover_hits;
 mod cover_html;
+mod cover_report;
 mod cover_text;
 mod fmt;
 mod list;

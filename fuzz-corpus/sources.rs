@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::io::ErrorKind;
+use std::path::Path;
 use std::time::SystemTime;
 
 /// One source file: its lines, or why there are none.
@@ -44,10 +45,7 @@ impl<'a> Sources<'a> {
         let cwd = std::env::current_dir().ok();
         Sources {
             paths,
-            shown: paths
-                .iter()
-                .map(|p| crate::cover::shorten(p, cwd.as_deref()))
-                .collect(),
+            shown: paths.iter().map(|p| shorten(p, cwd.as_deref())).collect(),
             library_time,
             read: HashMap::new(),
         }
@@ -115,6 +113,14 @@ fn split_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// A source path as shown: relative to the current directory when below it.
+pub fn shorten(file: &str, cwd: Option<&Path>) -> String {
+    if let Some(rest) = cwd.and_then(|c| Path::new(file).strip_prefix(c).ok()) {
+        return rest.display().to_string();
+    }
+    file.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +138,13 @@ mod tests {
         assert_eq!(s.line(2), Some(&b"y"[..]));
         assert_eq!(s.line(0), None);
         assert_eq!(s.line(3), None);
+    }
+
+    #[test]
+    fn paths_below_the_current_directory_are_relative() {
+        let cwd = Path::new("/src/proj");
+        assert_eq!(shorten("/src/proj/lib/a.c", Some(cwd)), "lib/a.c");
+        assert_eq!(shorten("/usr/include/x.h", Some(cwd)), "/usr/include/x.h");
+        assert_eq!(shorten("rel.c", None), "rel.c");
     }
 }

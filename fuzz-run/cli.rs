@@ -230,6 +230,14 @@ pub struct Cli {
     pub json: bool,
 }
 
+impl Cli {
+    /// `-fuzztime`, where 0 means until stopped, as in Go.
+    pub fn fuzz_limit(&self) -> Option<fuzz_core::duration::Limit> {
+        self.fuzztime
+            .filter(|l| *l != fuzz_core::duration::Limit::Time(std::time::Duration::ZERO))
+    }
+}
+
 /// `-sync_interval`: a positive duration.
 impl Cli {
     /// True when -fuzz asks for fuzzing: as in Go, `-fuzz ''` fuzzes

@@ -620,7 +620,7 @@ fn parallel(cli: &Cli) -> usize {
         .parallel
         .map(|p| p as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    match crate::fuzz::fuzztime(cli) {
+    match cli.fuzz_limit() {
         Some(Limit::Count(n)) => parallel.min(n.max(1) as usize),
         _ => parallel,
     }

@@ -35,12 +35,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
 
-/// `-fuzztime`, where 0 means until stopped, as in Go.
-pub fn fuzztime(cli: &Cli) -> Option<Limit> {
-    cli.fuzztime
-        .filter(|l| *l != Limit::Time(std::time::Duration::ZERO))
-}
-
 /// The limits that are refused before anything starts: -max_len 0 (no
 /// input would fit), -parallel above 256 or above what RLIMIT_NPROC lets
 /// this user start; above the CPU count is only a warning.
@@ -168,7 +162,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
 
 /// Runs the turns until every target is done or Ctrl-C; true on Ctrl-C.
 fn take_turns(cli: &Cli, coordinators: &mut [Coordinator]) -> Result<bool, CliError> {
-    let mut turns = Turns::new(coordinators.len(), fuzztime(cli), cli.seed.is_some());
+    let mut turns = Turns::new(coordinators.len(), cli.fuzz_limit(), cli.seed.is_some());
     while let Some(turn) = turns.next_turn() {
         if fuzz_cli::interrupt::interrupted() {
             return Ok(true);
@@ -220,7 +214,7 @@ fn announce(cli: &Cli, names: &[&str]) {
     let n = names.len();
     let list = names.join(", ");
     let turns = format!("in turns of up to {}", format_secs(TURN.as_secs()));
-    let how = match fuzztime(cli) {
+    let how = match cli.fuzz_limit() {
         _ if n < 2 => String::new(),
         Some(Limit::Time(d)) => format!(", {} each, {turns}", fmt_duration(d / n as u32)),
         Some(Limit::Count(c)) if cli.seed.is_some() => {

@@ -44,7 +44,7 @@ pub struct Config {
 impl Config {
     pub fn from_cli(cli: &Cli) -> Config {
         Config {
-            fuzztime: crate::fuzz::fuzztime(cli),
+            fuzztime: cli.fuzz_limit(),
             minimize: cli.fuzzminimizetime,
             keepfuzzing: cli.keepfuzzing,
             timeout: cli.timeout,
