@@ -174,6 +174,35 @@ fn list(lib: &Library, json: bool) -> Result<Status, CliError> {
     Ok(Status::Success)
 }
 
+/// Runs `inputs` through the target in children under `limits` (the
+/// warm-up rule, Ctrl-C ending the run), as `run` and `bench`'s check do.
+fn supervised(
+    lib: &Library,
+    target: &library::Target,
+    inputs: &[Vec<fuzz_core::Value>],
+    limits: forked::Limits,
+) -> Result<supervise::Outcomes, CliError> {
+    let init = || lib.initialize();
+    let warm_up = inputs::zero(target);
+    fuzz_cli::interrupt::install();
+    let job = supervise::Job {
+        inputs,
+        timeout: limits.timeout,
+        rss_limit_mb: limits.rss_limit_mb,
+        init: &init,
+        warm_up: &warm_up,
+        stop: fuzz_cli::interrupt::interrupted,
+    };
+    let mut exec = executor::Executor::new(
+        module_name(lib),
+        lib.function(target),
+        target.kind,
+        coverage::CounterMap::new(lib.uses_pc_map),
+        None,
+    );
+    supervise::run_all(&job, &mut exec).map_err(CliError::misuse)
+}
+
 /// How `run` shows each input's outcome.
 struct Shown {
     coverage: bool,
@@ -194,25 +223,7 @@ fn run_inputs(
         .iter()
         .map(|p| inputs::load(p, target, raw))
         .collect::<Result<Vec<_>, _>>()?;
-    let init = || lib.initialize();
-    let warm_up = inputs::zero(target);
-    fuzz_cli::interrupt::install();
-    let job = supervise::Job {
-        inputs: &values,
-        timeout: limits.timeout,
-        rss_limit_mb: limits.rss_limit_mb,
-        init: &init,
-        warm_up: &warm_up,
-        stop: fuzz_cli::interrupt::interrupted,
-    };
-    let mut exec = executor::Executor::new(
-        module_name(lib),
-        lib.function(target),
-        target.kind,
-        coverage::CounterMap::new(lib.uses_pc_map),
-        None,
-    );
-    let done = supervise::run_all(&job, &mut exec).map_err(CliError::misuse)?;
+    let done = supervised(lib, target, &values, limits)?;
     if done.stopped {
         eprintln!(
             "{TOOL}: interrupted: {} of {} inputs run",
@@ -295,26 +306,7 @@ fn bench_check(
     limits: forked::Limits,
     name: &str,
 ) -> Result<Option<Status>, CliError> {
-    let init = || lib.initialize();
-    let warm_up = inputs::zero(target);
-    fuzz_cli::interrupt::install();
-    let one = [values.to_vec()];
-    let job = supervise::Job {
-        inputs: &one,
-        timeout: limits.timeout,
-        rss_limit_mb: limits.rss_limit_mb,
-        init: &init,
-        warm_up: &warm_up,
-        stop: fuzz_cli::interrupt::interrupted,
-    };
-    let mut exec = executor::Executor::new(
-        module_name(lib),
-        lib.function(target),
-        target.kind,
-        coverage::CounterMap::new(lib.uses_pc_map),
-        None,
-    );
-    let done = supervise::run_all(&job, &mut exec).map_err(CliError::misuse)?;
+    let done = supervised(lib, target, &[values.to_vec()], limits)?;
     match done.outcomes.first() {
         None => {
             eprintln!("{TOOL}: interrupted before the input ran");
