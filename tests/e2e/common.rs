@@ -150,8 +150,16 @@ pub fn run_read_only(c: &Command, dirs: &[&str]) -> Run {
         ));
     }
     script.push_str("exec \"$@\"");
+    run_in_mount_namespace(c, &script)
+}
+
+/// Runs `c` after the shell commands `script` (which end in `exec "$@"`)
+/// in a mount namespace of its own (`unshare -m`, private propagation),
+/// with `c`'s working directory and environment: what the script mounts
+/// goes with the namespace when `c` ends.
+pub fn run_in_mount_namespace(c: &Command, script: &str) -> Run {
     let mut u = Command::new("unshare");
-    u.args(["-m", "--propagation", "private", "sh", "-c", &script, "sh"])
+    u.args(["-m", "--propagation", "private", "sh", "-c", script, "sh"])
         .arg(c.get_program())
         .args(c.get_args());
     if let Some(cwd) = c.get_current_dir() {

@@ -1,5 +1,6 @@
 //! Faults around a run and in its target: a SIGKILL of fuzz-run while it
-//! minimizes, a worker killed from outside, a full disk under testdata or
+//! fuzzes, while a worker hangs and while it minimizes, a worker killed
+//! from outside, a full disk under testdata or
 //! the cache. Each ends with the exact input on disk or in the report.
 
 use crate::common::*;
@@ -23,20 +24,7 @@ fn on_a_full_disk(c: &Command, dir: &str, prepare: &str) -> Run {
         "set -e; mkdir -p {dir}; mount -t tmpfs -o size=256k tmpfs {dir}; {prepare}; \
          cat /dev/zero > {dir}/.fill 2>/dev/null || true; exec \"$@\""
     );
-    let mut u = Command::new("unshare");
-    u.args(["-m", "--propagation", "private", "sh", "-c", &script, "sh"])
-        .arg(c.get_program())
-        .args(c.get_args());
-    if let Some(cwd) = c.get_current_dir() {
-        u.current_dir(cwd);
-    }
-    for (k, v) in c.get_envs() {
-        match v {
-            Some(v) => u.env(k, v),
-            None => u.env_remove(k),
-        };
-    }
-    run_command(u)
+    run_in_mount_namespace(c, &script)
 }
 
 #[test]
@@ -164,6 +152,60 @@ fn a_sigkill_while_minimizing_leaves_the_input_as_found() {
         ],
     );
     assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+}
+
+/// Nothing torn: no unfinished write (a `.tmp` file) anywhere under the
+/// run's directory, and every file of the cache a whole v1 entry.
+fn nothing_torn(w: &Work) {
+    for e in walkdir::WalkDir::new(w.path()).into_iter().flatten() {
+        let name = e.file_name().to_string_lossy();
+        assert!(!name.starts_with(".tmp"), "{}", e.path().display());
+    }
+    for entry in w.cache_entries() {
+        let bytes = std::fs::read(&entry).unwrap();
+        assert!(
+            fuzz_core::format::codec::decode(&bytes).is_ok(),
+            "torn: {}",
+            entry.display()
+        );
+    }
+}
+
+#[test]
+fn a_sigkill_while_fuzzing_leaves_no_process_and_nothing_torn() {
+    let lib = example_lib("libc_parse_clang_fixed.so");
+    // Early (workers starting, the baseline) and later (fuzzing, the
+    // cache being written).
+    for after in [Duration::from_millis(700), Duration::from_secs(3)] {
+        let w = Work::new();
+        let run = w.start_fuzz(&lib, &["-fuzz", "c_parse", "-parallel", "2"]);
+        std::thread::sleep(after);
+        let left = run.kill();
+        assert!(left.is_empty(), "after {after:?}, processes left: {left:?}");
+        nothing_torn(&w);
+        if after >= Duration::from_secs(3) {
+            assert!(!w.cache_entries().is_empty(), "it had been fuzzing");
+        }
+        assert!(w.crashers("c_parse").is_empty());
+    }
+}
+
+#[test]
+fn a_sigkill_while_a_worker_hangs_leaves_no_process_and_nothing_torn() {
+    let w = Work::new();
+    w.seed("FuzzHang", "hang", "go test fuzz v1\n[]byte(\"hang\")\n");
+    let lib = misbehave();
+    let run = w.start_fuzz(
+        &lib,
+        &["-fuzz", "^FuzzHang$", "-parallel", "1", "-timeout", "60s"],
+    );
+    // The baseline runs the seed: the worker loops for its 60 s.
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(run.processes(), 2, "fuzz-run and its hanging worker");
+    let left = run.kill();
+    assert!(left.is_empty(), "processes left: {left:?}");
+    nothing_torn(&w);
+    assert_eq!(w.testdata("FuzzHang").len(), 1, "only the seed");
 }
 
 /// The scratch directories of the tool process `pid` in /dev/shm.
