@@ -326,7 +326,7 @@ mod tests {
     fn relative_settings_resolve_against_the_start_directory() {
         let env = |flag: Option<&str>, fc: Option<&str>, xdg: Option<&str>, home: Option<&str>| {
             CacheEnv {
-                cwd: "/work/dir".into(),
+                cwd: "/srv/proj".into(),
                 flag: flag.map(PathBuf::from),
                 fuzzcache: fc.map(OsString::from),
                 xdg_cache_home: xdg.map(OsString::from),
@@ -338,11 +338,11 @@ mod tests {
         let p = |s: &str| PathBuf::from(s);
         assert_eq!(
             env(Some("c"), None, None, None),
-            (p("/work/dir/c"), Source::Flag)
+            (p("/srv/proj/c"), Source::Flag)
         );
         assert_eq!(
             env(None, Some("."), None, None),
-            (p("/work/dir"), Source::FuzzCache)
+            (p("/srv/proj"), Source::FuzzCache)
         );
         assert_eq!(
             env(None, Some("/a/./b"), None, None),
