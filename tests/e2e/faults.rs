@@ -154,39 +154,55 @@ fn a_sigkill_while_minimizing_leaves_the_input_as_found() {
     assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
 }
 
-/// Nothing torn: no unfinished write (a `.tmp` file) anywhere under the
-/// run's directory, and every file of the cache a whole v1 entry.
-fn nothing_torn(w: &Work) {
-    for e in walkdir::WalkDir::new(w.path()).into_iter().flatten() {
+/// Nothing torn after a SIGKILL: every cache entry and every seed-corpus
+/// file under the run's directory is a whole v1 file. Returns the
+/// unfinished writes left behind (`.tmp-<boot>-<pid>-…` files, which the
+/// next start of fuzz-run sweeps because their owner is gone).
+fn nothing_torn(w: &Work) -> Vec<std::path::PathBuf> {
+    let mut unfinished = Vec::new();
+    for e in walkdir::WalkDir::new(w.path()).min_depth(1) {
+        let e = e.unwrap();
         let name = e.file_name().to_string_lossy();
-        assert!(!name.starts_with(".tmp"), "{}", e.path().display());
+        if name.starts_with(".tmp-") {
+            unfinished.push(e.into_path());
+        } else if e.file_type().is_file() && name != "CACHEDIR.TAG" {
+            let bytes = std::fs::read(e.path()).unwrap();
+            assert!(
+                fuzz_core::format::codec::decode(&bytes).is_ok(),
+                "torn: {}",
+                e.path().display()
+            );
+        }
     }
-    for entry in w.cache_entries() {
-        let bytes = std::fs::read(&entry).unwrap();
-        assert!(
-            fuzz_core::format::codec::decode(&bytes).is_ok(),
-            "torn: {}",
-            entry.display()
-        );
-    }
+    unfinished
 }
 
 #[test]
 fn a_sigkill_while_fuzzing_leaves_no_process_and_nothing_torn() {
     let lib = example_lib("libc_parse_clang_fixed.so");
+    let fuzz = ["-fuzz", "^c_parse_clang_fixed$", "-parallel", "2"];
     // Early (workers starting, the baseline) and later (fuzzing, the
     // cache being written).
     for after in [Duration::from_millis(700), Duration::from_secs(3)] {
         let w = Work::new();
-        let run = w.start_fuzz(&lib, &["-fuzz", "c_parse", "-parallel", "2"]);
+        let run = w.start_fuzz(&lib, &fuzz);
         std::thread::sleep(after);
         let left = run.kill();
         assert!(left.is_empty(), "after {after:?}, processes left: {left:?}");
-        nothing_torn(&w);
+        let unfinished = nothing_torn(&w);
         if after >= Duration::from_secs(3) {
             assert!(!w.cache_entries().is_empty(), "it had been fuzzing");
         }
-        assert!(w.crashers("c_parse").is_empty());
+        assert!(w.testdata("c_parse_clang_fixed").is_empty(), "no finding");
+        // What a write cut short left, the next run sweeps; the entries stay.
+        let kept = w.cache_entries();
+        let again = w.fuzz(&lib, &[&fuzz[..], &["-fuzztime", "1x"]].concat());
+        assert_eq!(again.code, 0, "{}", again.out());
+        for f in &unfinished {
+            assert!(!f.exists(), "not swept: {}", f.display());
+        }
+        let now = w.cache_entries();
+        assert!(kept.iter().all(|k| now.contains(k)), "{kept:?}\n{now:?}");
     }
 }
 
@@ -204,7 +220,7 @@ fn a_sigkill_while_a_worker_hangs_leaves_no_process_and_nothing_torn() {
     assert_eq!(run.processes(), 2, "fuzz-run and its hanging worker");
     let left = run.kill();
     assert!(left.is_empty(), "processes left: {left:?}");
-    nothing_torn(&w);
+    assert_eq!(nothing_torn(&w), Vec::<std::path::PathBuf>::new());
     assert_eq!(w.testdata("FuzzHang").len(), 1, "only the seed");
 }
 
