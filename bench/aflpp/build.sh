@@ -57,7 +57,10 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null ||
         die "apt-get install $* failed"
 }
-[ -x "$LLVM_CONFIG" ] || apt_install llvm-19-dev
+# llvm-config comes with llvm-19 (which test.sh installs); the headers
+# AFL++'s passes compile against come only with llvm-19-dev.
+{ [ -x "$LLVM_CONFIG" ] && [ -e "$("$LLVM_CONFIG" --includedir)/llvm/Support/raw_ostream.h" ]; } ||
+    apt_install llvm-19-dev
 command -v clang-19 >/dev/null || apt_install clang-19
 [ -d "$("$LLVM_CONFIG" --libdir)/clang" ] || apt_install libclang-rt-19-dev
 [ -n "$(find "$("$LLVM_CONFIG" --libdir)/clang" -name 'libclang_rt.fuzzer*' 2>/dev/null | head -n1)" ] ||
