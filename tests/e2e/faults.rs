@@ -390,6 +390,16 @@ const MATRIX: &[Fault] = &[
         kind: "crashed: SIGABRT",
         input: b"noisy",
     },
+    Fault {
+        // A Rust panic in a libFuzzer entry: `data[4]` of a 4-byte input
+        // (its other panic, a body past the end, needs 5 bytes or more).
+        lib: "librust_bytes.so",
+        target: "rust_bytes",
+        seed: "FUZ3",
+        flags: &[],
+        kind: "crashed: SIGABRT (Rust panic)",
+        input: b"FUZ2",
+    },
 ];
 
 #[test]
