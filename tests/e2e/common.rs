@@ -383,3 +383,18 @@ pub fn gcc_so(dir: &Path, name: &str, source: &str) -> String {
     );
     so.to_str().unwrap().to_string()
 }
+
+/// A corpus directory `dir/name` of `[]byte` entries, each a file name and
+/// the Go string literal's contents (escapes as Go writes them).
+pub fn bytes_corpus(dir: &Path, name: &str, entries: &[(&str, &str)]) -> PathBuf {
+    let d = dir.join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    for (file, literal) in entries {
+        std::fs::write(
+            d.join(file),
+            format!("go test fuzz v1\n[]byte(\"{literal}\")\n"),
+        )
+        .unwrap();
+    }
+    d
+}

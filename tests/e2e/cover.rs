@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use object::{Object, ObjectSection, ObjectSymbol};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// One line of the listing: covered and total blocks, percent, name,
@@ -44,20 +44,6 @@ fn row<'a>(rows: &'a [Row], name: &str) -> &'a Row {
     rows.iter()
         .find(|r| r.name == name)
         .unwrap_or_else(|| panic!("{name} not listed: {rows:?}"))
-}
-
-/// A corpus directory of `[]byte` entries.
-fn corpus(dir: &Path, name: &str, entries: &[(&str, &str)]) -> PathBuf {
-    let d = dir.join(name);
-    std::fs::create_dir_all(&d).unwrap();
-    for (file, literal) in entries {
-        std::fs::write(
-            d.join(file),
-            format!("go test fuzz v1\n[]byte(\"{literal}\")\n"),
-        )
-        .unwrap();
-    }
-    d
 }
 
 /// Blocks in a library's PC table, read from the ELF file itself: one
@@ -104,7 +90,7 @@ fn cover_lists_what_the_corpus_reaches_and_what_it_does_not() {
     let lib = example_lib("libc_parse_clang_fixed.so");
     // A key record (on_key) and input without the magic: on_value and
     // on_other are never called.
-    corpus(d, "corpus", &[("key", "TLVK\\x01a"), ("nomagic", "xyz")]);
+    bytes_corpus(d, "corpus", &[("key", "TLVK\\x01a"), ("nomagic", "xyz")]);
     let r = run_in(d, "fuzz-corpus", &["cover", &lib, "corpus"]).expect(0);
     let (rows, totals) = listing(&r.out());
     let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
@@ -165,7 +151,7 @@ fn cover_lists_what_the_corpus_reaches_and_what_it_does_not() {
 
     // Entries that reach the other two handlers: every function covered,
     // and more blocks than before.
-    corpus(
+    bytes_corpus(
         d,
         "more",
         &[("value", "TLVK\\x01aV\\x01b"), ("other", "TLV\\x00\\x00")],
@@ -189,7 +175,7 @@ fn cover_skips_a_crashing_entry_with_a_warning() {
     let d = dir.path();
     let lib = example_lib("libc_parse_clang.so");
     // "TLVV\x00" is the planted NULL dereference in on_value.
-    corpus(
+    bytes_corpus(
         d,
         "corpus",
         &[("crash", "TLVV\\x00"), ("key", "TLVK\\x01a")],
@@ -222,7 +208,7 @@ fn cover_html_groups_functions_by_file_with_totals_on_top() {
     let dir = tempdir();
     let d = dir.path();
     let lib = example_lib("libc_parse_clang_fixed.so");
-    corpus(d, "corpus", &[("key", "TLVK\\x01a"), ("nomagic", "xyz")]);
+    bytes_corpus(d, "corpus", &[("key", "TLVK\\x01a"), ("nomagic", "xyz")]);
     std::fs::create_dir(d.join("out")).unwrap();
     let r = run_in(
         d,
@@ -282,7 +268,7 @@ fn cover_without_debug_information_groups_by_name_prefix() {
         "libparse_nodebug.so",
         &["-fsanitize-coverage=inline-8bit-counters,pc-table"],
     );
-    corpus(d, "corpus", &[("key", "TLVK\\x01a")]);
+    bytes_corpus(d, "corpus", &[("key", "TLVK\\x01a")]);
     let r = run_in(
         d,
         "fuzz-corpus",
@@ -400,7 +386,7 @@ fn cover_picks_a_target_as_the_other_tools_do() {
 fn cover_refuses_a_library_without_a_pc_table() {
     let dir = tempdir();
     let d = dir.path();
-    corpus(d, "corpus", &[("key", "TLVK\\x01a")]);
+    bytes_corpus(d, "corpus", &[("key", "TLVK\\x01a")]);
     let guard = build_parse_c(
         d,
         "libparse_guard.so",
@@ -428,7 +414,7 @@ fn cover_refuses_a_malformed_entry_and_writes_nothing() {
     let dir = tempdir();
     let d = dir.path();
     let lib = example_lib("libc_parse_clang_fixed.so");
-    let c = corpus(d, "corpus", &[("good", "TLVK\\x01a")]);
+    let c = bytes_corpus(d, "corpus", &[("good", "TLVK\\x01a")]);
     std::fs::write(c.join("zz-broken"), "go test fuzz v1\n[]byte(\"abc\"\n").unwrap();
     let before = snapshot(d);
     let r = run_in(

@@ -359,20 +359,6 @@ fn cover_html_marks_survive_a_browser() {
     check_page("Chromium's DOM", &dom);
 }
 
-/// A corpus directory of `[]byte` entries.
-fn corpus(dir: &Path, name: &str, entries: &[(&str, &str)]) -> String {
-    let d = dir.join(name);
-    std::fs::create_dir_all(&d).unwrap();
-    for (file, literal) in entries {
-        std::fs::write(
-            d.join(file),
-            format!("go test fuzz v1\n[]byte(\"{literal}\")\n"),
-        )
-        .unwrap();
-    }
-    d.to_str().unwrap().to_string()
-}
-
 #[test]
 fn cover_diff_shows_what_a_corpus_adds_and_loses_by_line() {
     let dir = tempdir();
@@ -380,8 +366,12 @@ fn cover_diff_shows_what_a_corpus_adds_and_loses_by_line() {
     let lib = example_lib("libc_stuck.so");
     // Old: a doubling. New: the bang that reaches reset, an addition, and
     // no doubling.
-    let old = corpus(d, "old", &[("double", "sx")]);
-    let new = corpus(d, "new", &[("bang", "r!"), ("add", "a12")]);
+    let old = bytes_corpus(d, "old", &[("double", "sx")])
+        .display()
+        .to_string();
+    let new = bytes_corpus(d, "new", &[("bang", "r!"), ("add", "a12")])
+        .display()
+        .to_string();
     let r = run_in(d, "fuzz-corpus", &["cover", "-diff", &old, &lib, &new]).expect(0);
     let out = r.out();
     let lines: Vec<&str> = out.lines().collect();
@@ -495,8 +485,12 @@ fn cover_lines_and_diff_refuse_bad_input_and_change_nothing() {
     let dir = tempdir();
     let d = dir.path();
     let lib = example_lib("libc_stuck.so");
-    let new = corpus(d, "new", &[("add", "a12")]);
-    let bad = corpus(d, "bad", &[("ok", "sx")]);
+    let new = bytes_corpus(d, "new", &[("add", "a12")])
+        .display()
+        .to_string();
+    let bad = bytes_corpus(d, "bad", &[("ok", "sx")])
+        .display()
+        .to_string();
     std::fs::write(
         Path::new(&bad).join("zz-broken"),
         "go test fuzz v1\n[]byte(\n",
