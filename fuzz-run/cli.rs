@@ -84,7 +84,7 @@ pub struct Cli {
     #[arg(long = "parallel", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub parallel: Option<u32>,
 
-    /// Keep fuzzing after a failure, recording one crasher per crash site.
+    /// Keep fuzzing after a failure (a failing seed too), recording one crasher per crash site.
     #[arg(long = "keepfuzzing")]
     pub keepfuzzing: bool,
 
@@ -389,7 +389,8 @@ process such as the kernel's OOM killer). A hang is not run again: that would co
 custom mutator reads \"the target's custom mutator crashed: SIGSEGV\" (or hung, exited), then the
 call: which function, on the recorded input, with its max_size and seed (see CUSTOM MUTATORS); its
 kind in -json is \"custom mutator: SIGSEGV\" and so on. A seed that fails during baseline is
-reported with \"failure while testing seed corpus entry: Target/NAME\" and is not written again. A
+reported with \"failure while testing seed corpus entry: Target/NAME\" and is not written again;
+it stops the target, but under -keepfuzzing it is recorded as any failure is and fuzzing goes on. A
 run that ends without failure prints PASS and ok, a tab, LIB and the time.
 
 -json :: Replaces the standard output above with one JSON object per line, each with event, target
@@ -446,9 +447,10 @@ be alone.
 No -fuzztime :: Turns of 10 s until Ctrl-C.
 
 A failure stops its target only (under -keepfuzzing, not even that): it is written and reported as
-above, and the other targets keep their turns; the exit status is then 1. A failing or malformed
-seed corpus fails its target the same way. Ctrl-C stops the run: every target ends where it stands
-(a failure being minimized is saved as it stands), exit 0, or 1 when any crasher was saved.
+above, and the other targets keep their turns; the exit status is then 1. A malformed seed corpus,
+or a failing seed without -keepfuzzing, fails its target the same way. Ctrl-C stops the run: every
+target ends where it stands (a failure being minimized is saved as it stands), exit 0, or 1 when any
+crasher was saved.
 
 Standard error starts with a line naming the targets and how they share the run, each turn starts
 with a line, and every line about a target ends with its name in brackets:

@@ -46,6 +46,9 @@ pub struct Corpus {
     coverage: HashSet<u32>,
     /// The counters (edges) those features are of.
     edges: HashSet<u32>,
+    /// Entries that failed (a seed under -keepfuzzing, which carries on
+    /// past it): never a parent, never the entry a worker warms up with.
+    failed: HashSet<usize>,
     /// Every feature of `coverage`, in the order it was added.
     log: Vec<u32>,
 }
@@ -70,10 +73,6 @@ impl Corpus {
         self.entries.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     pub fn get(&self, i: usize) -> &Entry {
         &self.entries[i]
     }
@@ -82,14 +81,30 @@ impl Corpus {
         &self.entries
     }
 
-    /// The entry the next fuzzing slice starts from: round robin.
+    /// The entry the next fuzzing slice starts from: round robin over
+    /// those that did not fail.
     pub fn next_parent(&mut self) -> Option<usize> {
-        if self.entries.is_empty() {
-            return None;
+        for _ in 0..self.entries.len() {
+            let i = self.next % self.entries.len();
+            self.next += 1;
+            if !self.failed.contains(&i) {
+                return Some(i);
+            }
         }
-        let i = self.next % self.entries.len();
-        self.next += 1;
-        Some(i)
+        None
+    }
+
+    /// Entry `i` failed: it stays in the corpus (its name is taken), but
+    /// nothing starts from it again.
+    pub fn mark_failed(&mut self, i: usize) {
+        self.failed.insert(i);
+    }
+
+    /// The first entry that did not fail, if any.
+    pub fn first_passing(&self) -> Option<&Entry> {
+        (0..self.entries.len())
+            .find(|i| !self.failed.contains(i))
+            .map(|i| &self.entries[i])
     }
 
     /// The features of `features` not reached yet.
@@ -208,6 +223,21 @@ mod tests {
         let (texts, n) = c.texts_since(1);
         assert_eq!((texts, n), (vec!["b".to_string()], 2));
         assert!(c.texts_since(2).0.is_empty());
+    }
+
+    #[test]
+    fn a_failed_entry_is_never_a_parent_nor_the_warm_up() {
+        let mut c = Corpus::default();
+        c.add(entry("a"));
+        c.add(entry("b"));
+        c.mark_failed(0);
+        assert_eq!(c.first_passing().unwrap().text, "b");
+        let picks: Vec<_> = (0..3).map(|_| c.next_parent().unwrap()).collect();
+        assert_eq!(picks, [1, 1, 1]);
+        c.mark_failed(1);
+        assert_eq!(c.next_parent(), None);
+        assert!(c.first_passing().is_none());
+        assert_eq!(c.len(), 2, "failed entries keep their place");
     }
 
     #[test]

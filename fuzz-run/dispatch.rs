@@ -69,14 +69,19 @@ impl State {
             total,
         };
         if total == 0 {
-            let zero: Vec<Value> = self.target.args.iter().map(Value::zero).collect();
-            self.corpus.add(Entry {
-                name: "zero".into(),
-                text: corpus::text_of(&zero),
-                origin: Origin::New,
-            });
+            self.corpus.add(self.zero_entry());
         }
         total
+    }
+
+    /// The zero values of the target's arguments, as an entry.
+    fn zero_entry(&self) -> Entry {
+        let zero: Vec<Value> = self.target.args.iter().map(Value::zero).collect();
+        Entry {
+            name: "zero".into(),
+            text: corpus::text_of(&zero),
+            origin: Origin::New,
+        }
     }
 
     /// Entries other instances published (`-sync`), to run once each; those
@@ -102,6 +107,12 @@ impl State {
         match self.phase {
             Phase::Baseline { done, total, .. } if done == total => {
                 self.phase = Phase::Fuzzing;
+                if self.corpus.first_passing().is_none() {
+                    // Every seed failed (-keepfuzzing goes on past them):
+                    // fuzzing starts from the zero values, as it does from
+                    // an empty corpus.
+                    self.corpus.add(self.zero_entry());
+                }
                 Some(total)
             }
             _ => None,
@@ -356,6 +367,23 @@ mod tests {
         assert_eq!(s.advance(), Some(0));
         let a = s.hand_out(Clock::default());
         assert!(matches!(sent(&a)[..], [(0, Request::Fuzz { id: 0, .. })]));
+    }
+
+    #[test]
+    fn when_every_seed_failed_fuzzing_starts_from_the_zero_values() {
+        let mut s = state(config(), 1, &["a"]);
+        assert_eq!(s.begin(), 1);
+        s.corpus.mark_failed(0); // as triage marks a seed that failed
+        s.phase = Phase::Baseline {
+            queue: vec![],
+            done: 1,
+            total: 1,
+        };
+        assert_eq!(s.advance(), Some(1));
+        assert_eq!(s.corpus.len(), 2);
+        assert_eq!(s.corpus.first_passing().unwrap().name, "zero");
+        let a = s.hand_out(Clock::default());
+        assert!(matches!(sent(&a)[..], [(0, Request::Fuzz { .. })]), "{a:?}");
     }
 
     #[test]

@@ -449,8 +449,10 @@ impl State {
     }
 
     /// A finding: recorded unless -keepfuzzing has one at its site
-    /// already; it stops the target unless -keepfuzzing (a failing seed
-    /// stops it anyway).
+    /// already; it stops the target unless -keepfuzzing. A failing seed
+    /// too: under -keepfuzzing it is reported and fuzzing goes on, so that
+    /// an instance whose seed corpus holds a crasher found before (by
+    /// itself, or by another instance sharing the directory) still fuzzes.
     pub fn record(&mut self, finding: Finding) -> Vec<Action> {
         self.knows(&finding.report);
         if self.cfg.keepfuzzing && !self.sites.insert(finding.site.clone()) {
@@ -458,9 +460,8 @@ impl State {
             return finding.found.map(Action::Discard).into_iter().collect();
         }
         self.counts.failures += 1;
-        let stops = !self.cfg.keepfuzzing || finding.seed_entry.is_some();
         let mut actions = vec![Action::Record(finding)];
-        if stops {
+        if !self.cfg.keepfuzzing {
             actions.push(Action::Finish);
         }
         actions
@@ -607,38 +608,35 @@ pub mod tests {
     }
 
     #[test]
-    fn a_finding_stops_the_target_unless_keepfuzzing_but_a_failing_seed_always() {
-        let mut s = state(config(), 1, &[]);
-        let f = s.finding(
-            "e".into(),
-            FindingKind::Failure,
-            "boom".into(),
-            String::new(),
-            None,
-        );
-        assert!(matches!(
-            s.record(f).as_slice(),
-            [Action::Record(_), Action::Finish]
-        ));
-        let mut s = state(
-            Config {
+    fn a_finding_or_a_failing_seed_stops_the_target_unless_keepfuzzing() {
+        let finding = |s: &mut State, seed: Option<&str>| {
+            s.finding(
+                "e".into(),
+                FindingKind::Failure,
+                "boom".into(),
+                String::new(),
+                seed.map(str::to_string),
+            )
+        };
+        for seed in [None, Some("seed0")] {
+            let mut s = state(config(), 1, &[]);
+            let f = finding(&mut s, seed);
+            assert!(
+                matches!(s.record(f).as_slice(), [Action::Record(_), Action::Finish]),
+                "{seed:?}"
+            );
+            let keep = Config {
                 keepfuzzing: true,
                 ..config()
-            },
-            1,
-            &[],
-        );
-        let seed = s.finding(
-            "e".into(),
-            FindingKind::Failure,
-            "boom".into(),
-            String::new(),
-            Some("seed0".into()),
-        );
-        assert!(matches!(
-            s.record(seed).as_slice(),
-            [Action::Record(_), Action::Finish]
-        ));
+            };
+            let mut s = state(keep, 1, &[]);
+            let f = finding(&mut s, seed);
+            assert!(
+                matches!(s.record(f).as_slice(), [Action::Record(_)]),
+                "{seed:?} under -keepfuzzing"
+            );
+            assert_eq!(s.counts.failures, 1);
+        }
     }
 
     #[test]

@@ -93,6 +93,7 @@ impl State {
                 let Exec::Failed { message } = outcome else {
                     return Vec::new();
                 };
+                self.corpus.mark_failed(i);
                 let e = self.corpus.get(i);
                 let entry = e.text.clone();
                 let seed = (e.origin == Origin::Seed).then(|| e.name.clone());
@@ -317,6 +318,7 @@ impl State {
                 if let Phase::Baseline { done, .. } = &mut self.phase {
                     *done += 1;
                 }
+                self.corpus.mark_failed(i);
                 let e = self.corpus.get(i);
                 (e.origin == Origin::Seed).then(|| e.name.clone())
             }
@@ -354,8 +356,8 @@ impl State {
             slot: w,
             fallback: Some(f.clone()),
         }];
-        if !self.corpus.is_empty() {
-            let warm = self.corpus.get(0).text.clone();
+        if let Some(passing) = self.corpus.first_passing() {
+            let warm = passing.text.clone();
             actions.push(Action::Send(
                 w,
                 Request::Run {
@@ -673,11 +675,7 @@ mod tests {
 
     #[test]
     fn a_failing_seed_is_reported_without_minimizing_and_stops() {
-        let cfg = Config {
-            keepfuzzing: true,
-            ..config()
-        };
-        let mut s = state(cfg, 1, &["a"]);
+        let mut s = state(config(), 1, &["a"]);
         s.begin();
         s.slots[0].job = Job::Baseline(0);
         let a = s
@@ -697,6 +695,32 @@ mod tests {
         assert_eq!(f.seed_entry.as_deref(), Some("seed0"));
         assert_eq!(s.corpus.coverage(), 2, "its coverage counts");
         assert_eq!(s.advance(), Some(1));
+    }
+
+    #[test]
+    fn under_keepfuzzing_a_failing_seed_is_recorded_and_never_fuzzed_from() {
+        let cfg = Config {
+            keepfuzzing: true,
+            ..config()
+        };
+        let mut s = state(cfg, 1, &["a", "b"]);
+        s.begin();
+        s.slots[0].job = Job::Baseline(0);
+        let failed = Exec::Failed {
+            message: "bad".into(),
+        };
+        let a = s
+            .on_answer(
+                0,
+                Response::Ran {
+                    id: 0,
+                    outcome: failed,
+                    features: vec![1],
+                },
+            )
+            .unwrap();
+        assert_eq!(kinds(&a), ["record"], "no finish: fuzzing goes on");
+        assert_eq!(s.corpus.first_passing().unwrap().name, "seed1");
     }
 
     #[test]

@@ -198,6 +198,46 @@ fn keepfuzzing_collects_two_different_bugs() {
     assert!(out.contains("SIGSEGV") && out.contains("SIGABRT"), "{out}");
 }
 
+#[test]
+fn a_failing_seed_stops_the_run_unless_keepfuzzing() {
+    // A crasher found before sits in the seed corpus, as it does for a
+    // second run in the same directory or a restarted Slurm task.
+    let w = Work::new();
+    w.seed("FuzzTwoBugs", "a1", "go test fuzz v1\n[]byte(\"A1\")\n");
+    let lib = example("libmisbehave.so");
+    let fuzz = [
+        "-fuzz",
+        "^FuzzTwoBugs$",
+        "-fuzztime",
+        "20s",
+        "-parallel",
+        "1",
+    ];
+    let r = w.fuzz(&lib, &fuzz);
+    assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+    let out = r.out();
+    assert!(
+        out.contains("failure while testing seed corpus entry: FuzzTwoBugs/a1"),
+        "{out}"
+    );
+    assert!(
+        w.crashers("FuzzTwoBugs").is_empty(),
+        "it stopped at the seed"
+    );
+    // Under -keepfuzzing the seed is reported and fuzzing goes on to the
+    // target's other bug.
+    let r = w.fuzz(&lib, &[&fuzz[..], &["-keepfuzzing"]].concat());
+    assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+    let out = r.out();
+    assert!(
+        out.contains("failure while testing seed corpus entry: FuzzTwoBugs/a1"),
+        "{out}"
+    );
+    let crashers = w.crashers("FuzzTwoBugs");
+    assert_eq!(crashers.len(), 1, "{crashers:?}\n{out}");
+    assert_eq!(&bytes_of(&crashers[0])[..2], b"B2");
+}
+
 fn events(r: &Run) -> Vec<Json> {
     r.out()
         .lines()
