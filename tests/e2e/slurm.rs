@@ -290,12 +290,18 @@ fn a_slurm_job_array_shares_one_corpus_and_a_distill_job_reduces_it() {
 
     // An array cancelled mid-run: nothing left running, nothing torn. Its
     // tasks take their -fuzztime from the job's time limit.
-    // (Elsewhere than `work`, whose testdata holds the crasher now.)
+    // (Elsewhere than `work`, and with a cache of its own, so that its
+    // instances start from nothing and are publishing when it is
+    // cancelled. The first to find the bug writes it to the testdata the
+    // tasks share; those that start after it replay it as a seed and,
+    // under -keepfuzzing, fuzz on.)
     let work2 = d.path().join("work2");
     std::fs::create_dir_all(&work2).unwrap();
     let sync2 = work2.join("shared");
     let mut env2 = env.clone();
+    assert_eq!((env2[1].0, env2[4].0), ("FUZZTIME", "FUZZCACHE"));
     env2[1].1 = String::new();
+    env2[4].1 = work2.join("cache").display().to_string();
     let cancelled = cluster.sbatch(
         &[
             "--array=0-3",
