@@ -146,12 +146,13 @@ impl Corpus {
         (self.log[n.min(self.log.len())..].to_vec(), self.log.len())
     }
 
-    /// The texts of the entries after the first `n`, and the count to
+    /// The texts of the entries after the first `n` that did not fail (a
+    /// worker's schedule and cross-over pick from them), and the count to
     /// remember for next time.
     pub fn texts_since(&self, n: usize) -> (Vec<String>, usize) {
-        let texts = self.entries[n.min(self.entries.len())..]
-            .iter()
-            .map(|e| e.text.clone())
+        let texts = (n.min(self.entries.len())..self.entries.len())
+            .filter(|i| !self.failed.contains(i))
+            .map(|i| self.entries[i].text.clone())
             .collect();
         (texts, self.entries.len())
     }
@@ -226,12 +227,18 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_entry_is_never_a_parent_nor_the_warm_up() {
+    fn a_failed_entry_is_never_a_parent_nor_the_warm_up_nor_shared() {
         let mut c = Corpus::default();
         c.add(entry("a"));
         c.add(entry("b"));
         c.mark_failed(0);
         assert_eq!(c.first_passing().unwrap().text, "b");
+        let (texts, n) = c.texts_since(0);
+        assert_eq!(
+            (texts, n),
+            (vec!["b".to_string()], 2),
+            "nor one a worker's schedule or cross-over can pick"
+        );
         let picks: Vec<_> = (0..3).map(|_| c.next_parent().unwrap()).collect();
         assert_eq!(picks, [1, 1, 1]);
         c.mark_failed(1);
