@@ -11,8 +11,10 @@
 #   fuzz-run   -fuzz '^BUG$' -timeout 10s -fuzztime CAPs -parallel 1
 #              -seed SEED -fuzzminimizetime 0s (no minimization: the input
 #              is saved as found, as libFuzzer saves it), a fresh cache and
-#              testdata directory; the time is the failure event's elapsed
-#              (-json). fuzz-run and fuzz-worker come from FUZZ_BIN (a
+#              testdata directory; the time is the crasher file's mtime
+#              from the process's start (as AFL++'s below: when it was
+#              saved; the failure event of -json comes after the check
+#              that it fails again). fuzz-run and fuzz-worker come from FUZZ_BIN (a
 #              directory), else the repository's target/release (cargo
 #              build --release). Its -rss_limit_mb default is 2048.
 #   libfuzzer  OUT/libfuzzer/BUG -timeout=10 -max_total_time=CAP -seed=SEED
@@ -59,30 +61,35 @@ engine_fuzz_run() {
     local bin=${FUZZ_BIN:-$ROOT/target/release} lib="$OUT/fuzz-run/lib$BUG.so" rc=0
     [ -x "$bin/fuzz-run" ] || die "no fuzz-run in $bin (cargo build --release, or FUZZ_BIN=DIR)"
     [ -f "$lib" ] || die "$lib is not built (bench/realbugs/build.sh $OUT $BUG)"
+    local start
+    start=$(date +%s.%N)
     (
         cd "$dir"
         timeout $((CAP + 120)) "$bin/fuzz-run" -fuzz "^$BUG\$" -timeout 10s -fuzztime "${CAP}s" \
             -parallel 1 -seed "$SEED" -fuzzminimizetime 0s -fuzzcachedir cache -testdata testdata \
             -json "$lib" >events.jsonl 2>stderr.log
     ) || rc=$?
-    # The first failure event: its elapsed, its kind, the crasher written.
+    # The first failure event: the crasher written (its mtime from the
+    # start) and its kind.
     local failure
-    failure=$(python3 - "$dir/events.jsonl" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
+    failure=$(python3 - "$dir" "$start" <<'PY'
+import json, os, sys
+run, start = sys.argv[1], float(sys.argv[2])
+for line in open(os.path.join(run, "events.jsonl")):
     try:
         e = json.loads(line)
     except ValueError:
         continue
     if e.get("event") == "failure" and e.get("path"):
-        print("%.2f\t%s\t%s" % (e["elapsed"], e.get("kind", "?").replace("\t", " "), e["path"]))
+        path = os.path.join(run, e["path"])
+        saved = os.stat(path).st_mtime - start
+        print("%.2f\t%s\t%s" % (saved, e.get("kind", "?").replace("\t", " "), path))
         break
 PY
     )
     if [ -n "$failure" ]; then
         local path
         IFS=$'\t' read -r time_s kind path <<<"$failure"
-        case "$path" in /*) ;; *) path="$dir/$path" ;; esac
         "$bin/fuzz-convert" to-raw "$path" >"$dir/input" || die "fuzz-convert to-raw $path failed"
         found=1 input="$dir/input"
     elif [ "$rc" != 0 ]; then
