@@ -158,14 +158,8 @@ AFL440="$here/out/aflpp/4.40c" # bench/aflpp/build.sh's prefix
 command -v cargo >/dev/null || die "cargo is required (Rust stable)"
 command -v rustc >/dev/null || die "rustc is required (Rust stable)"
 command -v taskset >/dev/null || [ "$pin" = 0 ] || die "taskset (util-linux) is required, or PIN=0"
-apt_install() {
-    local sudo=()
-    [ "$(id -u)" = 0 ] || sudo=(sudo)
-    note "installing $* with apt-get"
-    "${sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null ||
-        die "apt-get install $* failed"
-}
+# shellcheck source=bench/apt.sh
+. "$here/apt.sh"
 libfuzzer_links() {
     local d rc=0
     d="$(mktemp -d)"

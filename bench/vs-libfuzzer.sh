@@ -68,13 +68,8 @@ CLANG=clang-19
 command -v cargo >/dev/null || die "cargo is required (Rust stable)"
 command -v rustc >/dev/null || die "rustc is required (Rust stable)"
 
-apt_install() {
-    local sudo=()
-    [ "$(id -u)" = 0 ] || sudo=(sudo)
-    note "installing $* with apt-get"
-    "${sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
-}
+# shellcheck source=bench/apt.sh
+. "$here/apt.sh"
 libfuzzer_links() {
     local d
     d="$(mktemp -d)"

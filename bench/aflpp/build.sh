@@ -49,14 +49,8 @@ if [ "${REBUILD:-0}" = 0 ] && [ -s "$prefix/VERSION" ] && [ -x "$prefix/bin/afl-
     exit 0
 fi
 
-apt_install() {
-    local sudo=()
-    [ "$(id -u)" = 0 ] || sudo=(sudo)
-    note "installing $* with apt-get"
-    "${sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null ||
-        die "apt-get install $* failed"
-}
+# shellcheck source=bench/apt.sh
+. "$bench/apt.sh"
 # llvm-config comes with llvm-19 (which test.sh installs); the headers
 # AFL++'s passes compile against come only with llvm-19-dev.
 { [ -x "$LLVM_CONFIG" ] && [ -e "$("$LLVM_CONFIG" --includedir)/llvm/Support/raw_ostream.h" ]; } ||
