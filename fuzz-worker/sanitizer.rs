@@ -63,19 +63,21 @@ pub fn ensure_runtime(lib: &Path, runtime: Option<&Path>) -> Result<(), String> 
 
 fn find_runtime() -> Option<PathBuf> {
     for clang in ["clang-19", "clang"] {
-        if let Some(path) = runtime_beside(clang) {
-            return Some(path);
-        }
-        let out = std::process::Command::new(clang)
-            .arg(format!("-print-file-name={ASAN_RUNTIME}"))
-            .output()
-            .ok()?;
-        let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        if out.status.success() && path.is_absolute() && path.is_file() {
+        if let Some(path) = runtime_beside(clang).or_else(|| ask_clang(clang)) {
             return Some(path);
         }
     }
     None
+}
+
+/// The runtime `clang -print-file-name` names, if it is a file.
+fn ask_clang(clang: &str) -> Option<PathBuf> {
+    let out = std::process::Command::new(clang)
+        .arg(format!("-print-file-name={ASAN_RUNTIME}"))
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    (out.status.success() && path.is_absolute() && path.is_file()).then_some(path)
 }
 
 /// The runtime where `clang` itself looks for it, without starting clang
@@ -120,12 +122,8 @@ mod tests {
 
     #[test]
     fn the_runtime_found_beside_clang_is_the_one_clang_names() {
-        let out = std::process::Command::new("clang-19")
-            .arg(format!("-print-file-name={ASAN_RUNTIME}"))
-            .output()
-            .expect("clang-19 is needed (apt-get install clang-19 libclang-rt-19-dev)");
-        let named = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        assert!(named.is_file(), "clang-19 names no ASan runtime: {named:?}");
+        let named = ask_clang("clang-19")
+            .expect("clang-19 names no ASan runtime (apt-get install clang-19 libclang-rt-19-dev)");
         let found = runtime_beside("clang-19").expect("found without starting clang");
         assert_eq!(
             std::fs::canonicalize(found).unwrap(),
