@@ -315,8 +315,10 @@ fn a_slurm_job_array_shares_one_corpus_and_a_distill_job_reduces_it() {
         ],
         &env2,
     );
+    // Every instance fuzzing (its status counts executions, written at a
+    // sync round), and some entries published, before the cancel lands.
     let start = Instant::now();
-    while index_lines_or_none(&sync2) < 4 || count_status(&sync2) < 4 {
+    while index_lines_or_none(&sync2) < 4 || fuzzing_instances(&sync2) < 4 {
         assert!(
             start.elapsed() < Duration::from_secs(40),
             "the second array did not get going:\n{}",
@@ -324,6 +326,7 @@ fn a_slurm_job_array_shares_one_corpus_and_a_distill_job_reduces_it() {
         );
         std::thread::sleep(Duration::from_millis(250));
     }
+    let before = execs_by_id(&sync2);
     let out = cluster.client("scancel").arg(&cancelled).output().unwrap();
     assert!(out.status.success());
     cluster.wait(&cancelled, Duration::from_secs(30));
@@ -331,9 +334,22 @@ fn a_slurm_job_array_shares_one_corpus_and_a_distill_job_reduces_it() {
     let left = marked_processes(&format!("FUZZ_TEST_MARK={mark}"));
     assert!(left.is_empty(), "processes left after scancel: {left:?}");
     nothing_torn(&sync2);
-    for s in fuzz_core::store::sync::statuses(&sync2).unwrap() {
-        assert!(s.execs > 0, "{s:?}");
+    // The statuses are whole and none went back: an instance stopped by
+    // SIGTERM writes its last, one killed after Slurm's KillWait keeps
+    // the one before.
+    let after = execs_by_id(&sync2);
+    assert_eq!(after.len(), 4, "{after:?}");
+    for (id, execs) in &before {
+        assert!(after[id] >= *execs, "{before:?} then {after:?}");
     }
+}
+
+fn execs_by_id(dir: &Path) -> std::collections::BTreeMap<String, u64> {
+    fuzz_core::store::sync::statuses(dir)
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.id, s.execs))
+        .collect()
 }
 
 fn index_lines_or_none(dir: &Path) -> usize {
@@ -344,6 +360,7 @@ fn index_lines_or_none(dir: &Path) -> usize {
     }
 }
 
-fn count_status(dir: &Path) -> usize {
-    fuzz_core::store::sync::statuses(dir).map_or(0, |s| s.len())
+/// Instances whose status counts executions.
+fn fuzzing_instances(dir: &Path) -> usize {
+    fuzz_core::store::sync::statuses(dir).map_or(0, |s| s.iter().filter(|s| s.execs > 0).count())
 }
