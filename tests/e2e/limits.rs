@@ -358,3 +358,45 @@ fn a_library_without_coverage_instrumentation_is_not_fuzzed_but_replays() {
         listed.out()
     );
 }
+
+/// A scheduler that stops a job (Slurm's scancel and time limit, systemd's
+/// control group) signals every process of it, the workers too, and a
+/// worker may die of it before fuzz-run's own handler has run: that is a
+/// stop, not a crash of the target, and nothing is written to testdata.
+/// Here every worker gets the signal 50 ms before fuzz-run does, the worst
+/// order. A worker killed so while fuzz-run is not stopping is a finding
+/// still, named by its signal.
+#[test]
+fn a_signal_to_every_process_of_a_run_is_a_stop_not_a_finding() {
+    let lib = example_lib("libc_parse_gcc_fixed.so");
+    let fuzzing_with = |w: &Work, parallel: &str| {
+        let run = w.start_fuzz(&lib, &["-fuzz", "c_parse", "-parallel", parallel]);
+        std::thread::sleep(Duration::from_millis(1500));
+        let workers = run.worker_pids();
+        assert_eq!(workers.len().to_string(), parallel, "{workers:?}");
+        (run, workers)
+    };
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let w = Work::new();
+        let (run, workers) = fuzzing_with(&w, "2");
+        for pid in workers {
+            // SAFETY: signalling a worker of the run this test started.
+            unsafe { libc::kill(pid, signal) };
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        // SAFETY: signalling our own child, which has not been waited for.
+        unsafe { libc::kill(run.pid() as i32, signal) };
+        let r = run.wait_all();
+        assert_eq!(r.code, 0, "signal {signal}\n{}\n{}", r.out(), r.stderr);
+        assert!(r.stderr.contains("stopped: interrupted"), "{}", r.stderr);
+        assert!(w.crashers("c_parse_gcc_fixed").is_empty(), "{}", r.out());
+    }
+    let w = Work::new();
+    let (run, workers) = fuzzing_with(&w, "1");
+    // SAFETY: signalling a worker of the run this test started.
+    unsafe { libc::kill(workers[0], libc::SIGTERM) };
+    let r = run.wait_all();
+    assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+    assert!(r.out().contains("SIGTERM"), "{}", r.out());
+    assert_eq!(w.crashers("c_parse_gcc_fixed").len(), 1, "{}", r.out());
+}

@@ -334,6 +334,18 @@ fn a_slurm_job_array_shares_one_corpus_and_a_distill_job_reduces_it() {
     let left = marked_processes(&format!("FUZZ_TEST_MARK={mark}"));
     assert!(left.is_empty(), "processes left after scancel: {left:?}");
     nothing_torn(&sync2);
+    // Slurm signalled the workers too: a stop, never a finding.
+    for dir in [&sync2, &work2.join("testdata")] {
+        for e in walkdir::WalkDir::new(dir).into_iter().flatten() {
+            let text = std::fs::read(e.path()).unwrap_or_default();
+            assert!(
+                !String::from_utf8_lossy(&text).contains("SIGTERM"),
+                "{}: {}",
+                e.path().display(),
+                String::from_utf8_lossy(&text)
+            );
+        }
+    }
     // The statuses are whole and none went back: an instance stopped by
     // SIGTERM writes its last, one killed after Slurm's KillWait keeps
     // the one before.
