@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# What rarity scheduling (-entropic), splicing (-cross_over) and whole UTF-8
-# characters (-utf8) buy: seconds
+# What rarity scheduling (-entropic), splicing (-cross_over), whole UTF-8
+# characters (-utf8) and numbers changed as numbers (-ascii_num) buy: seconds
 # until a planted bug that needs them is found, each switched on and off,
 # with libFuzzer 19 on the same source beside them.
 #
 #   bench/search.sh [SECONDS] [RUNS]     # cap per run (default 60), runs (3)
+#   ONLY="script length" bench/search.sh # only those planted bugs
 #
 # examples/search/ladder.c: eight nested byte checks and an abort at the
 #   top, fuzzed from 300 seeds that reach nothing (a corpus like a real
@@ -18,6 +19,9 @@
 #   instrumented, as Rust's std is not), an abort at three emoji (four
 #   bytes each, F0 9F ..); each one found is a rung. Byte mutations must
 #   write a valid four-byte sequence in one go; -utf8 1 writes characters.
+# examples/search/length.c: a header "size=N", an abort when N is 65,536 to
+#   65,599 (just past 16 bits), from the seed "size=100"; byte mutations
+#   must write four exact digits in one go, -ascii_num rewrites the number.
 # Comparison feedback is off (-use_cmp 0; libFuzzer: -use_cmp=0): the byte
 # checks would otherwise be solved by copying their operands, which is
 # bench/cmp-feedback.sh's subject, not this one's. Targets are gcc trace-pc
@@ -34,7 +38,7 @@ command -v python3 >/dev/null || { echo "search.sh: python3 is required" >&2; ex
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 export PATH="$root/target/release:$PATH"
 "$root/examples/build.sh" "$out/lib" >/dev/null
-for t in ladder halves script; do
+for t in ladder halves script length; do
     clang-19 -g -O1 -fsanitize=fuzzer "$root/examples/search/$t.c" -o "$out/${t}_libfuzzer"
 done
 
@@ -44,14 +48,15 @@ python3 - "$out/raw" <<'PY'
 import os, random, sys
 random.seed(1)
 base = sys.argv[1]
-os.makedirs(f"{base}/ladder"); os.makedirs(f"{base}/halves"); os.makedirs(f"{base}/script")
+os.makedirs(f"{base}/ladder"); os.makedirs(f"{base}/halves"); os.makedirs(f"{base}/script"); os.makedirs(f"{base}/length")
 for i in range(300):
     n = random.randint(8, 20)
     open(f"{base}/ladder/seed{i:03}", "wb").write(bytes(random.choice(b"abcdefghijKMNOP") for _ in range(n)))
 open(f"{base}/halves/start", "wb").write(b"xxxxxxxxxxxx")
 open(f"{base}/script/start", "wb").write(b"text")
+open(f"{base}/length/start", "wb").write(b"size=100")
 PY
-for t in ladder halves script; do
+for t in ladder halves script length; do
     fuzz-convert import -testdata "$out/testdata" -target "$t" "$out/raw/$t" >/dev/null
 done
 
@@ -81,23 +86,39 @@ row() { # label, then the command printing one time
     for ((i = 1; i <= runs; i++)); do printf '%10s' "$("$@")"; done
     echo
 }
+want() { # target -> whether ONLY (default: every one) names it
+    [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]
+}
 header() {
     echo "$1"
     printf '%-50s' "engine"; for ((i = 1; i <= runs; i++)); do printf '%10s' "run $i"; done; echo
 }
-header "ladder behind 300 useless seeds (examples/search/ladder.c):"
-row "fuzz-run (rarity scheduling, the default)" ours ladder
-row "fuzz-run -entropic 0 (Go's round robin)" ours ladder -entropic 0
-row "libFuzzer 19 -use_cmp=0" theirs ladder
-echo
-header "two halves found apart (examples/search/halves.c):"
-row "fuzz-run (splicing, the default)" ours halves
-row "fuzz-run -cross_over 0" ours halves -cross_over 0
-row "libFuzzer 19 -use_cmp=0" theirs halves
-echo
-header "three emoji in valid UTF-8 (examples/search/script.c):"
-row "fuzz-run -utf8 1 (whole UTF-8 characters)" ours script -utf8 1
-row "fuzz-run (the default, -utf8 0)" ours script
-row "libFuzzer 19 -use_cmp=0" theirs script
-echo
+if want ladder; then
+    header "ladder behind 300 useless seeds (examples/search/ladder.c):"
+    row "fuzz-run (rarity scheduling, the default)" ours ladder
+    row "fuzz-run -entropic 0 (Go's round robin)" ours ladder -entropic 0
+    row "libFuzzer 19 -use_cmp=0" theirs ladder
+    echo
+fi
+if want halves; then
+    header "two halves found apart (examples/search/halves.c):"
+    row "fuzz-run (splicing, the default)" ours halves
+    row "fuzz-run -cross_over 0" ours halves -cross_over 0
+    row "libFuzzer 19 -use_cmp=0" theirs halves
+    echo
+fi
+if want script; then
+    header "three emoji in valid UTF-8 (examples/search/script.c):"
+    row "fuzz-run -utf8 1 (whole UTF-8 characters)" ours script -utf8 1
+    row "fuzz-run (the default, -utf8 0)" ours script
+    row "libFuzzer 19 -use_cmp=0" theirs script
+    echo
+fi
+if want length; then
+    header "a size just past 16 bits written as text (examples/search/length.c):"
+    row "fuzz-run (numbers as numbers, the default)" ours length
+    row "fuzz-run -ascii_num 0" ours length -ascii_num 0
+    row "libFuzzer 19 -use_cmp=0" theirs length
+    echo
+fi
 echo "seconds to the planted bug; - = not found in ${cap}s"

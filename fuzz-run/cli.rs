@@ -35,7 +35,8 @@ use std::path::PathBuf;
         takes them from a second build with trace-cmp, so that LIB can be built without it and run \
         faster), an automatic dictionary of the operands that paid off and of the wide constants \
         in the target's code (-auto_dict), dictionary words (-dict), whole UTF-8 characters \
-        written into text (-utf8 1, off by default), parents chosen by the rarity of the coverage \
+        written into text (-utf8 1, off by default), numbers written as text changed as numbers \
+        (-ascii_num), parents chosen by the rarity of the coverage \
         they reach instead of round-robin (-entropic), two entries spliced into one (-cross_over), \
         and inputs that grow by small steps (-len_control). An input that reaches new coverage is \
         minimized (for at most 1 s, and in all for at most a tenth of the executions, beyond which \
@@ -47,11 +48,13 @@ use std::path::PathBuf;
         and the worker is replaced. With -keepfuzzing, one crasher per crash site is kept and \
         fuzzing goes on. Progress goes to standard error every 3 seconds in Go's words. Ctrl-C \
         stops the workers and exits 0, or 1 when a crasher was saved (a failure being minimized is \
-        saved as it stands).\n\n\
+        saved as it stands); so do SIGTERM and SIGHUP, and a worker that dies of one of the three \
+        within a second of fuzz-run's own (a scheduler stopping a job, as Slurm's scancel, signals \
+        every process of it) is a stop, not a finding.\n\n\
         The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
         -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, \
-        -entropic, -cross_over, -len_control, -seed, -sync, -sync_id, -sync_interval) are ignored \
-        without it."
+        -ascii_num, -entropic, -cross_over, -len_control, -seed, -sync, -sync_id, -sync_interval) \
+        are ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
@@ -188,6 +191,20 @@ pub struct Cli {
         action = clap::ArgAction::Set
     )]
     pub utf8: bool,
+
+    /// Now and then find a number written as decimal text in a []byte or string argument (a JSON
+    /// number, a SQL LIMIT, a regex's {2,5}) and change it as a number: ±1, ×2, ÷2, negated, a
+    /// random value of its size, a value at an integer type's edge, written back as text (1, the
+    /// default); or never (0), leaving numbers to the byte mutators, as Go does. Text without a
+    /// number gets one inserted. AFL++ and libFuzzer do the same.
+    #[arg(
+        long = "ascii_num",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
+    pub ascii_num: bool,
 
     /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest
     /// by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to

@@ -58,6 +58,7 @@ impl Config {
                 len_control: cli.len_control,
                 auto_dict: cli.auto_dict,
                 utf8: cli.utf8,
+                ascii_num: cli.ascii_num,
             },
         }
     }
@@ -578,6 +579,7 @@ pub mod tests {
                 len_control: 100,
                 auto_dict: true,
                 utf8: false,
+                ascii_num: true,
             },
         }
     }

@@ -19,7 +19,9 @@
 //!   a share of the inputs, keeping the operands that led to new coverage
 //!   as words of an automatic dictionary (`auto_dict`),
 //! - and writes whole characters outside ASCII into arguments that are
-//!   valid UTF-8 (`utf8`, `fuzz_core::search::utf8`).
+//!   valid UTF-8 (`utf8`, `fuzz_core::search::utf8`),
+//! - and changes numbers written as decimal text as numbers (`ascii_num`,
+//!   `fuzz_core::search::asciinum`).
 
 use crate::coverage::{Feature, BUCKET_BITS};
 use crate::custom::Custom;
@@ -82,6 +84,9 @@ const DICT_ONE_IN: usize = 8;
 /// One mutation in this many writes a whole UTF-8 character into text
 /// (`-utf8`).
 const UTF8_ONE_IN: usize = 16;
+/// One mutation in this many changes a number written as text
+/// (`-ascii_num`).
+const ASCII_NUM_ONE_IN: usize = 16;
 /// One chain in this many starts from a splice of two entries.
 const SPLICE_ONE_IN: usize = 8;
 /// The automatic dictionary holds at most this many words.
@@ -391,8 +396,8 @@ impl Fuzzer {
         cap
     }
 
-    /// One mutation: a UTF-8 character, a dictionary word (given or
-    /// automatic), a comparison operand, or Go's.
+    /// One mutation: a UTF-8 character, a number written as text, a
+    /// dictionary word (given or automatic), a comparison operand, or Go's.
     fn mutate(
         &mut self,
         exec: &mut Executor,
@@ -422,6 +427,12 @@ impl Fuzzer {
         if slice.search.utf8 && mutator.rng_mut().intn(UTF8_ONE_IN) == 0 {
             let rng = mutator.rng_mut();
             if fuzz_core::search::utf8::mutate(values, rng, cap) {
+                return;
+            }
+        }
+        if slice.search.ascii_num && mutator.rng_mut().intn(ASCII_NUM_ONE_IN) == 0 {
+            let rng = mutator.rng_mut();
+            if fuzz_core::search::asciinum::mutate(values, rng, cap) {
                 return;
             }
         }
@@ -593,6 +604,7 @@ mod tests {
                 len_control,
                 auto_dict: true,
                 utf8: true,
+                ascii_num: true,
             },
         }
     }

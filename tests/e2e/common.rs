@@ -249,7 +249,7 @@ impl Rng {
 }
 
 /// Every library `examples/build.sh` builds (with clang-19 present).
-pub const EXAMPLE_LIBRARIES: [&str; 27] = [
+pub const EXAMPLE_LIBRARIES: [&str; 28] = [
     "librust_typed.so",
     "librust_typed_fixed.so",
     "librust_bytes.so",
@@ -277,6 +277,7 @@ pub const EXAMPLE_LIBRARIES: [&str; 27] = [
     "libladder.so",
     "libhalves.so",
     "libscript.so",
+    "liblength.so",
 ];
 
 /// The example target libraries, built by `examples/build.sh` once per test

@@ -2,7 +2,8 @@
 //! needs it: parents chosen by rarity (-entropic) climb a ladder hidden
 //! among 300 useless seeds; splicing (-cross_over) joins two halves found
 //! apart; whole UTF-8 characters (-utf8 1) get three emoji into text that
-//! must stay valid. The targets are built with gcc's trace-pc alone and
+//! must stay valid; numbers changed as numbers (-ascii_num) write a length
+//! just past 16 bits as text. The targets are built with gcc's trace-pc alone and
 //! fuzzed with -use_cmp 0, so no comparison operand gives the answer
 //! away. The same runs with each switch flipped are in bench/search.sh
 //! (minutes, not seconds).
@@ -81,6 +82,8 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         "0",
         "-utf8",
         "0",
+        "-ascii_num",
+        "0",
         "-fuzztime",
         "20000x",
         "-json",
@@ -98,6 +101,7 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         ("-cross_over", "yes"),
         ("-len_control", "-1"),
         ("-utf8", "on"),
+        ("-ascii_num", "2"),
     ] {
         let r = fuzz(&w, &example_lib("libhalves.so"), &[flag, bad]).expect(2);
         r.one_line_error("fuzz-run", flag);
@@ -134,5 +138,36 @@ fn whole_characters_get_emoji_into_text_that_must_stay_valid() {
         seed_file(&w, "script", "start", b"text");
         // -utf8 is off by default.
         fuzz(&w, &example_lib("libscript.so"), &base).expect(0);
+    }
+}
+
+/// Numbers changed as numbers against byte mutations alone, on the same
+/// seeded runs: with -ascii_num (the default) each writes a size just past
+/// 16 bits into "size=100" within 300,000 executions, without it neither
+/// does.
+#[test]
+fn numbers_as_text_get_a_length_past_16_bits() {
+    for seed in ["1", "2"] {
+        let base = ["-seed", seed, "-fuzztime", "300000x"];
+        let w = Work::new();
+        seed_file(&w, "length", "start", b"size=100");
+        let started = Instant::now();
+        let r = fuzz(&w, &example_lib("liblength.so"), &base);
+        found_abort(&r, "length", started);
+        // The crasher is the header with a size from 65,536 to 65,599.
+        let crashers = w.crashers("length");
+        let file = crashers.first().expect("a crasher file");
+        let values = fuzz_core::format::codec::decode(&std::fs::read(file).unwrap()).unwrap();
+        let text = std::str::from_utf8(values[0].as_bytes().unwrap()).expect("text");
+        let size: u64 = text
+            .strip_prefix("size=")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{text:?}"));
+        assert!((65_536..65_600).contains(&size), "{text:?}");
+
+        let w = Work::new();
+        seed_file(&w, "length", "start", b"size=100");
+        let off = [&base[..], &["-ascii_num", "0"]].concat();
+        fuzz(&w, &example_lib("liblength.so"), &off).expect(0);
     }
 }

@@ -3,9 +3,10 @@
 //! what Go lacks: comparison hints ([`hints`]), dictionaries ([`dict`],
 //! [`codewords`]), scheduling by rarity ([`schedule`], over the coverage
 //! features [`pctable`] defines), splicing ([`splice`]), whole characters
-//! ([`utf8`]); and shrinking an input while it keeps a property
+//! ([`utf8`]), numbers written as text ([`asciinum`]); and shrinking an input while it keeps a property
 //! ([`minimize`]).
 
+pub mod asciinum;
 pub mod codewords;
 pub mod dict;
 pub mod hints;

@@ -237,6 +237,9 @@ pub struct Search {
     /// `[]byte` or `string` argument that is valid UTF-8
     /// (`crate::search::utf8`).
     pub utf8: bool,
+    /// Now and then change a number written as decimal text as a number
+    /// (`crate::search::asciinum`).
+    pub ascii_num: bool,
 }
 
 /// What a minimization must keep.
@@ -386,6 +389,7 @@ mod tests {
                 len_control: 100,
                 auto_dict: true,
                 utf8: true,
+                ascii_num: true,
             },
         };
         let line = to_line(&r);
