@@ -21,7 +21,7 @@
 #   write a valid four-byte sequence in one go; -utf8 1 writes characters.
 # examples/search/length.c: a header "size=N", an abort when N is 65,536 to
 #   65,599 (just past 16 bits), from the seed "size=100"; byte mutations
-#   must write four exact digits in one go, -ascii_num rewrites the number.
+#   must write four exact digits in one go, -ascii_num 1 rewrites the number.
 # Comparison feedback is off (-use_cmp 0; libFuzzer: -use_cmp=0): the byte
 # checks would otherwise be solved by copying their operands, which is
 # bench/cmp-feedback.sh's subject, not this one's. Targets are gcc trace-pc
@@ -116,8 +116,8 @@ if want script; then
 fi
 if want length; then
     header "a size just past 16 bits written as text (examples/search/length.c):"
-    row "fuzz-run (numbers as numbers, the default)" ours length
-    row "fuzz-run -ascii_num 0" ours length -ascii_num 0
+    row "fuzz-run -ascii_num 1 (numbers as numbers)" ours length -ascii_num 1
+    row "fuzz-run (the default, -ascii_num 0)" ours length
     row "libFuzzer 19 -use_cmp=0" theirs length
     echo
 fi

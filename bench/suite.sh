@@ -28,7 +28,8 @@
 #   fuzz-run-no-cross-over   -cross_over=0 (no splicing)
 #   fuzz-run-no-len-control  -len_control=0 (inputs may grow to -max_len at once)
 #   fuzz-run-no-auto-dict    -auto_dict=0 (no dictionary of useful operands)
-#   fuzz-run-no-ascii-num    -ascii_num=0 (numbers in text left to byte mutators)
+#   fuzz-run-ascii-num       -ascii_num=1 (numbers in text changed as numbers;
+#                            off by default)
 #   fuzz-run-utf8            -utf8=1 (whole UTF-8 characters written into text;
 #                            off by default)
 #   fuzz-run-dict            -dict bench/suite/dict/TARGET.dict (not cmp)
@@ -117,7 +118,7 @@ ncpu="$(nproc)"
 
 all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
-fuzz-run-no-auto-dict fuzz-run-no-ascii-num fuzz-run-utf8 fuzz-run-dict fuzz-run-cmp-lib"
+fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 # Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
 wide_engines="fuzz-run-sync2 fuzz-run-parallel2"
@@ -260,7 +261,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-no-cross-over) echo cross_over ;;
     fuzz-run-no-len-control) echo len_control ;;
     fuzz-run-no-auto-dict) echo auto_dict ;;
-    fuzz-run-no-ascii-num) echo ascii_num ;;
+    fuzz-run-ascii-num) echo ascii_num ;;
     fuzz-run-utf8) echo utf8 ;;
     fuzz-run-dict) echo dict ;;
     fuzz-run-cmp-lib) echo cmp_lib ;;
@@ -679,7 +680,7 @@ run_one() {
         fuzz-run-no-cross-over) cmd+=(-cross_over=0) ;;
         fuzz-run-no-len-control) cmd+=(-len_control=0) ;;
         fuzz-run-no-auto-dict) cmd+=(-auto_dict=0) ;;
-        fuzz-run-no-ascii-num) cmd+=(-ascii_num=0) ;;
+        fuzz-run-ascii-num) cmd+=(-ascii_num=1) ;;
         fuzz-run-utf8) cmd+=(-utf8=1) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;

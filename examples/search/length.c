@@ -5,8 +5,8 @@
 // "size=100", byte mutations must write "6553" to "6559" before a fifth
 // digit in one go, while keeping the prefix: a change of one digit
 // at a time earns nothing, since no value below 65,536 is new coverage.
-// fuzz-run changes numbers written as text as numbers (-ascii_num, on by
-// default): 65,536 is one of the edge values it writes, and doubling
+// fuzz-run changes numbers written as text as numbers (-ascii_num 1):
+// 65,536 is one of the edge values it writes, and doubling
 // 100 gets near it too. Built with gcc's trace-pc alone, so no comparison
 // operand helps.
 #include <stddef.h>
