@@ -2,7 +2,9 @@
 //! poll, so that they stop cleanly: workers stopped, nothing half-written,
 //! the best result so far saved.
 
+use fuzz_core::worker::crash::DeathKind;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -24,4 +26,71 @@ pub fn install() {
 /// True once SIGINT, SIGTERM or SIGHUP arrived.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// How long the death of a process of ours by SIGTERM, SIGINT or SIGHUP
+/// waits for this process's own signal before it counts as what it seems.
+pub const STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// Whether a process of ours that died of `kind` was stopped with this
+/// one: a scheduler stopping a job (Slurm's scancel and time limit,
+/// systemd's control group) signals every process of it, and a worker or
+/// child may die before this process's handler has run. Such a death is no
+/// finding when `stop` turns true within [`STOP_GRACE`]; one that does not
+/// (the target raised the signal itself, or someone signalled that process
+/// alone) is what it seems.
+pub fn stopped_with(kind: &DeathKind, stop: fn() -> bool) -> bool {
+    kind.by_a_stop_signal() && stop_comes(stop)
+}
+
+/// Whether `stop` is true or turns true within [`STOP_GRACE`]: for a
+/// process of ours that ended early without saying why, which may have had
+/// its signal before this one.
+pub fn stop_comes(stop: fn() -> bool) -> bool {
+    let waited = Instant::now();
+    while !stop() {
+        if waited.elapsed() >= STOP_GRACE {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn never() -> bool {
+        false
+    }
+
+    fn always() -> bool {
+        true
+    }
+
+    #[test]
+    fn only_a_stop_signal_with_our_own_stop_is_a_stop() {
+        let term = DeathKind::Signal {
+            signal: libc::SIGTERM,
+            panic: false,
+        };
+        assert!(stopped_with(&term, always));
+        let waited = Instant::now();
+        assert!(!stopped_with(&term, never));
+        assert!(waited.elapsed() >= STOP_GRACE);
+        for kind in [
+            DeathKind::Signal {
+                signal: libc::SIGSEGV,
+                panic: false,
+            },
+            DeathKind::Signal {
+                signal: libc::SIGTERM,
+                panic: true,
+            },
+            DeathKind::Exit { status: 0 },
+        ] {
+            assert!(!stopped_with(&kind, always), "{kind:?}");
+        }
+    }
 }

@@ -37,6 +37,10 @@ fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliErro
             Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
             Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
                 let death = worker.death();
+                if fuzz_cli::interrupt::stopped_with(&death.kind, fuzz_cli::interrupt::interrupted)
+                {
+                    return Err(CliError::interrupted());
+                }
                 // A worker that could not start says why on stderr.
                 let why = death
                     .report
@@ -190,8 +194,12 @@ fn what_to_keep(cli: &Cli, name: &str, target: &str, checked: Checked) -> Option
         }
         (false, Some(site)) => {
             eprintln!("{TOOL}: {name} fails: {site}");
+            // An input that dies of SIGTERM, SIGINT or SIGHUP keeps that
+            // site: the worker keeps no other candidate dying so, since a
+            // scheduler stopping the job kills candidates so too.
+            let same = cli.same || checked.by_a_stop_signal();
             Some(Keep::Failure {
-                site: cli.same.then(|| site.to_string()),
+                site: same.then(|| site.to_string()),
             })
         }
     }
@@ -258,6 +266,11 @@ fn minimize(
                 // Only an in-process (coverage) candidate can take the
                 // worker down; the best so far stands.
                 let death = worker.death();
+                // Signalled with this process: a stop, not the worker's end.
+                if fuzz_cli::interrupt::stopped_with(&death.kind, fuzz_cli::interrupt::interrupted)
+                {
+                    return Ok((best, None, true));
+                }
                 eprintln!(
                     "{TOOL}: warning: the worker died ({}); keeping the best so far",
                     death.kind

@@ -19,7 +19,6 @@ use fuzz_cli::CliError;
 use fuzz_core::duration::Limit;
 use fuzz_core::store::digest;
 use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
-use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::protocol::{self, Response};
 use serde_json::json;
 use std::cell::RefCell;
@@ -319,7 +318,10 @@ impl Coordinator {
                     let death = worker.death();
                     self.launcher.clean_up(&worker);
                     drop(worker);
-                    if stopped_with_us(&death.kind) {
+                    if fuzz_cli::interrupt::stopped_with(
+                        &death.kind,
+                        fuzz_cli::interrupt::interrupted,
+                    ) {
                         // Left to finish(), as a worker it stops itself:
                         // a failure it was minimizing is recorded there,
                         // as it stands.
@@ -589,38 +591,6 @@ impl Coordinator {
         let fuzzed = self.used + self.turn_began.map_or(Duration::ZERO, |b| b.elapsed());
         self.reporter.summary(self.snapshot(), fuzzed, stop)
     }
-}
-
-/// How long a worker's death by SIGTERM, SIGINT or SIGHUP waits for this
-/// run's own signal before it counts as a finding.
-const STOP_GRACE: Duration = Duration::from_secs(1);
-
-/// Whether a worker that died of `kind` was stopped with this run: a
-/// scheduler stopping a job (Slurm's scancel and time limit, systemd's
-/// control group) signals every process of it, the workers too, and the
-/// worker may die before fuzz-run's own handler has run. Such a death is
-/// no finding when this run is interrupted within [`STOP_GRACE`]; one that
-/// is not (the target raised the signal itself, or another process sent
-/// it to the worker alone) is recorded as any other.
-fn stopped_with_us(kind: &DeathKind) -> bool {
-    let DeathKind::Signal {
-        signal,
-        panic: false,
-    } = kind
-    else {
-        return false;
-    };
-    if ![libc::SIGTERM, libc::SIGINT, libc::SIGHUP].contains(signal) {
-        return false;
-    }
-    let waited = Instant::now();
-    while !fuzz_cli::interrupt::interrupted() {
-        if waited.elapsed() >= STOP_GRACE {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    true
 }
 
 /// Reports a target whose seed corpus holds malformed files, as Go does.

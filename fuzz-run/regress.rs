@@ -503,7 +503,12 @@ fn run_batch(
             "message": format!("fuzz-worker ended without reporting this entry ({why})"),
         })
     };
-    // Stopped by Ctrl-C: the entries it did not report did not run.
+    // Stopped by Ctrl-C, or by a scheduler that signalled the worker too
+    // (it may have ended before this process had its own signal): the
+    // entries it did not report did not run.
+    let stopped = stopped
+        || (lines.len() < batch.len()
+            && fuzz_cli::interrupt::stop_comes(fuzz_cli::interrupt::interrupted));
     let ran = if stopped { lines.len() } else { batch.len() };
     Ok(batch[..ran.min(batch.len())]
         .iter()

@@ -289,7 +289,10 @@ fn shrink(
                 let outcome = crate::forked::check(exec, candidate, limits);
                 match (outcome.failure_site(), site) {
                     (None, _) => false,
-                    (Some(_), None) => true,
+                    // A child stopped by a scheduler signalling every
+                    // process of the job has not shown that the candidate
+                    // fails; a failure of that kind is kept by its site.
+                    (Some(_), None) => !outcome.by_a_stop_signal(),
                     (Some(got), Some(want)) => got == want,
                 }
             }

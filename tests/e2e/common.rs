@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 /// The path of one of our binaries, built by cargo for this test run.
 pub fn bin(name: &str) -> PathBuf {
@@ -362,6 +363,43 @@ pub fn marked_processes(marker: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// Sends `signal` to every process `marker` marks, the deepest first and
+/// `top` (the tool the test started) last, 50 ms apart: as a scheduler
+/// stopping a job signals every process of it, in the worst order for the
+/// tool (its workers and their children die before it has its signal).
+pub fn signal_every_process(marker: &str, top: u32, signal: i32) {
+    let depth = |pid: i32| {
+        let mut depth = 0;
+        let mut at = pid;
+        while at > 1 {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{at}/stat")) else {
+                break;
+            };
+            // After the command's closing parenthesis: state, then ppid.
+            let after = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+            at = after
+                .split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0);
+            depth += 1;
+        }
+        depth
+    };
+    let mut pids: Vec<(usize, i32)> = marked_processes(marker)
+        .iter()
+        .filter_map(|p| p.parse().ok())
+        .filter(|&p| p != top as i32)
+        .map(|p| (depth(p), p))
+        .collect();
+    pids.sort_unstable_by(|a, b| b.cmp(a));
+    for pid in pids.iter().map(|&(_, p)| p).chain([top as i32]) {
+        // SAFETY: signalling a process of the run the test started.
+        unsafe { libc::kill(pid, signal) };
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// Compiles C source into a shared object in `dir` with gcc (no coverage

@@ -378,15 +378,8 @@ fn a_signal_to_every_process_of_a_run_is_a_stop_not_a_finding() {
     };
     for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
         let w = Work::new();
-        let (run, workers) = fuzzing_with(&w, "2");
-        for pid in workers {
-            // SAFETY: signalling a worker of the run this test started.
-            unsafe { libc::kill(pid, signal) };
-        }
-        std::thread::sleep(Duration::from_millis(50));
-        // SAFETY: signalling our own child, which has not been waited for.
-        unsafe { libc::kill(run.pid() as i32, signal) };
-        let r = run.wait_all();
+        let (run, _) = fuzzing_with(&w, "2");
+        let r = run.stop_every_process(signal);
         assert_eq!(r.code, 0, "signal {signal}\n{}\n{}", r.out(), r.stderr);
         assert!(r.stderr.contains("stopped: interrupted"), "{}", r.stderr);
         assert!(w.crashers("c_parse_gcc_fixed").is_empty(), "{}", r.out());
@@ -399,4 +392,32 @@ fn a_signal_to_every_process_of_a_run_is_a_stop_not_a_finding() {
     assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
     assert!(r.out().contains("SIGTERM"), "{}", r.out());
     assert_eq!(w.crashers("c_parse_gcc_fixed").len(), 1, "{}", r.out());
+}
+
+/// The same in replay mode (no -fuzz), where fuzz-run runs `fuzz-worker
+/// run` and it runs the entries in a child: with every process signalled,
+/// that child first while it runs a hanging entry, the entry is not a
+/// failure (it did not finish), and what ran before it is reported.
+#[test]
+fn a_signal_to_every_process_of_a_replay_is_a_stop_not_a_failure() {
+    let lib = misbehave();
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let w = Work::new();
+        let seeds = w.seed_dir("FuzzHang");
+        std::fs::write(seeds.join("a"), "go test fuzz v1\n[]byte(\"fine\")\n").unwrap();
+        std::fs::write(seeds.join("b"), "go test fuzz v1\n[]byte(\"hang\")\n").unwrap();
+        let run = w.start_fuzz(&lib, &["-run", "^FuzzHang$", "-timeout", "60s", "-v"]);
+        // fuzz-worker run and its child, which is in the hang.
+        let start = Instant::now();
+        while run.worker_pids().len() < 2 || start.elapsed() < Duration::from_millis(1500) {
+            assert!(start.elapsed() < Duration::from_secs(20), "no child");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let r = run.stop_every_process(signal);
+        assert_eq!(r.code, 0, "signal {signal}\n{}\n{}", r.out(), r.stderr);
+        assert!(r.stderr.contains("interrupted"), "{}", r.stderr);
+        assert!(r.out().contains("--- PASS: FuzzHang/a"), "{}", r.out());
+        assert!(!r.out().contains("FAIL"), "signal {signal}\n{}", r.out());
+        assert!(!r.out().contains("crashed"), "signal {signal}\n{}", r.out());
+    }
 }

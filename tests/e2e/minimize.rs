@@ -434,6 +434,19 @@ fn coverage_minimizes_a_target_that_initialises_lazily() {
 
 #[test]
 fn ctrl_c_writes_the_smallest_input_so_far() {
+    interrupt_writes_the_smallest_input_so_far(false);
+}
+
+/// A scheduler stopping the job signals every process of it: the worker
+/// and the children it runs candidates in die first here. That is a stop
+/// like Ctrl-C, not the worker's death, and a candidate killed so is not
+/// taken for one that fails.
+#[test]
+fn a_signal_to_every_process_writes_the_smallest_input_so_far() {
+    interrupt_writes_the_smallest_input_so_far(true);
+}
+
+fn interrupt_writes_the_smallest_input_so_far(every_process: bool) {
     let dir = tempdir();
     let d = dir.path();
     let lib = example_lib("libmisbehave.so");
@@ -483,8 +496,12 @@ fn ctrl_c_writes_the_smallest_input_so_far() {
         "finished before the interrupt:\n{}",
         lines.join("\n")
     );
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    if every_process {
+        signal_every_process(&marker, child.id(), libc::SIGTERM);
+    } else {
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    }
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
@@ -500,6 +517,7 @@ fn ctrl_c_writes_the_smallest_input_so_far() {
     let stderr = lines.join("\n");
     assert_eq!(status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("stopped early"), "{stderr}");
+    assert!(!stderr.contains("died"), "{stderr}");
     let out = std::fs::read(d.join("out")).unwrap_or_else(|e| panic!("out: {e}\n{stderr}"));
     assert!(out.len() < input.len(), "{} bytes\n{stderr}", out.len());
     assert!(out.contains(&b'F'));

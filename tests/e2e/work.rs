@@ -218,9 +218,24 @@ impl Fuzzing {
     /// of its processes is left running and no unfinished write (a
     /// `.tmp` file) is left in the cache.
     #[track_caller]
-    pub fn interrupt(mut self) -> Run {
+    pub fn interrupt(self) -> Run {
         // SAFETY: signalling our own child, which has not been waited for.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        self.stopped()
+    }
+
+    /// Sends `signal` to every process of the run, fuzz-run last (see
+    /// [`signal_every_process`]), with the same checks as [`Self::interrupt`].
+    #[track_caller]
+    pub fn stop_every_process(self, signal: i32) -> Run {
+        signal_every_process(&self.marker, self.pid(), signal);
+        self.stopped()
+    }
+
+    /// Waits for a fuzz-run that was signalled to stop, and checks that it
+    /// left no process and no unfinished write.
+    #[track_caller]
+    fn stopped(mut self) -> Run {
         let run = self.collect();
         let left = marked_processes(&self.marker);
         assert!(left.is_empty(), "processes left running: {left:?}");

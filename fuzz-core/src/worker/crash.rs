@@ -63,6 +63,17 @@ impl DeathKind {
     pub fn costs_a_limit(&self) -> bool {
         matches!(self, DeathKind::Timeout | DeathKind::OutOfMemory { .. })
     }
+
+    /// True for a death by SIGTERM, SIGINT or SIGHUP, the signals that stop
+    /// a job: a scheduler sends them to every process of it, a target's
+    /// children too, so such a death may be a stop rather than the input's.
+    pub fn by_a_stop_signal(&self) -> bool {
+        matches!(
+            self,
+            DeathKind::Signal { signal, panic: false }
+                if [libc::SIGTERM, libc::SIGINT, libc::SIGHUP].contains(signal)
+        )
+    }
 }
 
 impl fmt::Display for DeathKind {

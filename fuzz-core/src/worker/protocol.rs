@@ -342,6 +342,12 @@ impl Checked {
             Checked::Failed { site, .. } | Checked::Died { site, .. } => Some(site),
         }
     }
+
+    /// Whether the child died of SIGTERM, SIGINT or SIGHUP (see
+    /// [`DeathKind::by_a_stop_signal`]).
+    pub fn by_a_stop_signal(&self) -> bool {
+        matches!(self, Checked::Died { kind, .. } if kind.by_a_stop_signal())
+    }
 }
 
 /// Something a fuzzing slice found.
