@@ -115,30 +115,13 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
 /// times over unseeded runs).
 #[test]
 fn whole_characters_get_emoji_into_text_that_must_stay_valid() {
-    for seed in ["1", "2"] {
-        let base = ["-seed", seed, "-fuzztime", "300000x"];
-        let w = Work::new();
-        seed_file(&w, "script", "start", b"text");
-        let started = Instant::now();
-        let on = [&base[..], &["-utf8", "1"]].concat();
-        let r = fuzz(&w, &example_lib("libscript.so"), &on);
-        found_abort(&r, "script", started);
-        // The crasher is valid text with three emoji.
-        let crashers = w.crashers("script");
-        let file = crashers.first().expect("a crasher file");
-        let values = fuzz_core::format::codec::decode(&std::fs::read(file).unwrap()).unwrap();
-        let text = std::str::from_utf8(values[0].as_bytes().unwrap()).expect("UTF-8");
+    found_only_with("script", "libscript.so", b"text", "-utf8", |text| {
         let emoji = text
             .chars()
             .filter(|&c| ('\u{1f300}'..='\u{1faff}').contains(&c))
             .count();
         assert!(emoji >= 3, "{text:?}");
-
-        let w = Work::new();
-        seed_file(&w, "script", "start", b"text");
-        // -utf8 is off by default.
-        fuzz(&w, &example_lib("libscript.so"), &base).expect(0);
-    }
+    });
 }
 
 /// Numbers changed as numbers against byte mutations alone, on the same
@@ -147,28 +130,42 @@ fn whole_characters_get_emoji_into_text_that_must_stay_valid() {
 /// neither does.
 #[test]
 fn numbers_as_text_get_a_length_past_16_bits() {
+    found_only_with(
+        "length",
+        "liblength.so",
+        b"size=100",
+        "-ascii_num",
+        |text| {
+            // A size from 65,536 to 65,599.
+            let size: u64 = text
+                .strip_prefix("size=")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{text:?}"));
+            assert!((65_536..65_600).contains(&size), "{text:?}");
+        },
+    );
+}
+
+/// Seeds 1 and 2, 300,000 executions each from the one seed `start` of
+/// `target` in `lib`: with `flag` 1 the run finds the target's abort, and
+/// `check` accepts the crasher's text; with the default (the flag off) it
+/// does not.
+fn found_only_with(target: &str, lib: &str, start: &[u8], flag: &str, check: fn(&str)) {
     for seed in ["1", "2"] {
         let base = ["-seed", seed, "-fuzztime", "300000x"];
         let w = Work::new();
-        seed_file(&w, "length", "start", b"size=100");
+        seed_file(&w, target, "start", start);
         let started = Instant::now();
-        let on = [&base[..], &["-ascii_num", "1"]].concat();
-        let r = fuzz(&w, &example_lib("liblength.so"), &on);
-        found_abort(&r, "length", started);
-        // The crasher is the header with a size from 65,536 to 65,599.
-        let crashers = w.crashers("length");
+        let on = [&base[..], &[flag, "1"]].concat();
+        let r = fuzz(&w, &example_lib(lib), &on);
+        found_abort(&r, target, started);
+        let crashers = w.crashers(target);
         let file = crashers.first().expect("a crasher file");
         let values = fuzz_core::format::codec::decode(&std::fs::read(file).unwrap()).unwrap();
-        let text = std::str::from_utf8(values[0].as_bytes().unwrap()).expect("text");
-        let size: u64 = text
-            .strip_prefix("size=")
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("{text:?}"));
-        assert!((65_536..65_600).contains(&size), "{text:?}");
+        check(std::str::from_utf8(values[0].as_bytes().unwrap()).expect("text"));
 
         let w = Work::new();
-        seed_file(&w, "length", "start", b"size=100");
-        // -ascii_num is off by default.
-        fuzz(&w, &example_lib("liblength.so"), &base).expect(0);
+        seed_file(&w, target, "start", start);
+        fuzz(&w, &example_lib(lib), &base).expect(0);
     }
 }
