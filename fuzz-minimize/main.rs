@@ -32,7 +32,10 @@ fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliErro
             }
             // The worker's warm-up, and what it wants said: nothing to wait
             // for here (its checks run in children under the time limit).
-            Ok(Event::Answer(_, Response::Warmed { .. } | Response::Warning { .. })) => {}
+            Ok(Event::Answer(
+                _,
+                Response::Warmed { .. } | Response::Warning { .. } | Response::Crashing,
+            )) => {}
             Ok(Event::Answer(_, r)) => return Ok(r),
             Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
             Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {

@@ -298,6 +298,16 @@ impl Coordinator {
     /// out; true when the target is done.
     fn handle(&mut self, event: Result<Event, RecvTimeoutError>) -> Result<bool, CliError> {
         let actions = match event {
+            Ok(Event::Answer(id, Response::Crashing)) => match self.state.slot_of(id) {
+                Some(w) => match &self.state.slots[w].worker {
+                    Some(worker) => {
+                        let input = worker.input();
+                        self.state.on_crashing(w, &input)
+                    }
+                    None => return Ok(false),
+                },
+                None => return Ok(false),
+            },
             Ok(Event::Answer(id, response)) => match self.state.slot_of(id) {
                 Some(w) => {
                     self.check_version(&response)?;

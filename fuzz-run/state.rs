@@ -179,6 +179,9 @@ pub struct Slot {
     /// Executions promised to its slice in flight, so that `-fuzztime Nx`
     /// is not overshot by slices running side by side.
     pub promised: u64,
+    /// The input its crash handler said crashed the target, saved before
+    /// the worker died (see [`State::on_crashing`]).
+    pub saved_early: Option<String>,
 }
 
 impl Slot {
@@ -195,6 +198,7 @@ impl Slot {
             shared: 0,
             told: 0,
             promised: 0,
+            saved_early: None,
         }
     }
 
@@ -209,6 +213,7 @@ impl Slot {
         self.synced = 0;
         self.shared = 0;
         self.told = 0;
+        self.saved_early = None;
     }
 
     /// Ready for work: said hello, warmed up, and not being killed. (A

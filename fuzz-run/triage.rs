@@ -44,6 +44,12 @@ impl State {
                 self.slots[w].job = job;
                 Ok(self.warning(message))
             }
+            // Needs the worker's shared memory: the coordinator hands it to
+            // `on_crashing`.
+            Response::Crashing => {
+                self.slots[w].job = job;
+                Ok(Vec::new())
+            }
             Response::Error { message, .. } => Err(format!("worker {w}: {message}")),
             Response::Ran { id: WARM_UP, .. } => {
                 // A warm-up before a minimization: the job goes on.
@@ -262,6 +268,47 @@ impl State {
     /// how it ended. `Err` is why it could not start (it never said
     /// hello): misuse, the run ends.
     pub fn on_death(&mut self, w: usize, death: Death) -> Result<Vec<Action>, String> {
+        let early = self.slots[w].saved_early.take();
+        let mut actions = self.triage_death(w, death)?;
+        // The input saved as the worker began to die stays only where the
+        // decision keeps it (saved, or recorded as found or as it stands);
+        // a finding dropped (a site recorded already, another failure being
+        // minimized, a stop) takes it away.
+        if let Some(early) = early {
+            let kept = actions.iter().any(|a| match a {
+                Action::Save(e) => *e == early,
+                Action::Record(f)
+                | Action::Replace {
+                    fallback: Some(f), ..
+                } => {
+                    f.seed_entry.is_none() && (f.entry == early || f.found.as_ref() == Some(&early))
+                }
+                _ => false,
+            });
+            if !kept {
+                actions.insert(0, Action::Discard(early));
+            }
+        }
+        Ok(actions)
+    }
+
+    /// Worker `w`'s crash handler said the input in shared memory crashed
+    /// the target: while fuzzing, that input is saved at once, before the
+    /// handler's report (a symbolized backtrace) is written and the worker
+    /// is gone, when the death is triaged as any other.
+    pub fn on_crashing(&mut self, w: usize, input: &[u8]) -> Vec<Action> {
+        let slot = &mut self.slots[w];
+        if !matches!(slot.job, Job::Fuzz(_)) || !slot.warm || slot.saved_early.is_some() {
+            return Vec::new();
+        }
+        let Some(entry) = self.entry_of(input) else {
+            return Vec::new();
+        };
+        self.slots[w].saved_early = Some(entry.clone());
+        vec![Action::Save(entry)]
+    }
+
+    fn triage_death(&mut self, w: usize, death: Death) -> Result<Vec<Action>, String> {
         let job = std::mem::replace(&mut self.slots[w].job, Job::Idle);
         self.slots[w].promised = 0;
         let said_hello = std::mem::replace(&mut self.slots[w].ready, false);
@@ -388,18 +435,26 @@ impl State {
         if let Job::MinimizeFailure(f) = job {
             return f.entry.clone();
         }
-        let recovered = match self.target.kind {
-            TargetKind::LibFuzzer => Some(vec![Value::Bytes(death.input.clone())]),
-            TargetKind::Typed => value::unpack_all(&death.input, &self.target.args),
-        };
-        match (recovered, job) {
-            (Some(v), _) => crate::corpus::text_of(&v),
-            (None, Job::Baseline(i) | Job::Fuzz(i)) => self.corpus.get(*i).text.clone(),
-            (None, Job::Import(entry)) => entry.clone(),
-            (None, Job::MinimizeCoverage { entry, .. }) => entry.clone(),
-            (None, Job::ConfirmFailure(f)) => f.entry.clone(),
-            (None, _) => String::new(),
+        if let Some(entry) = self.entry_of(&death.input) {
+            return entry;
         }
+        match job {
+            Job::Baseline(i) | Job::Fuzz(i) => self.corpus.get(*i).text.clone(),
+            Job::Import(entry) => entry.clone(),
+            Job::MinimizeCoverage { entry, .. } => entry.clone(),
+            Job::ConfirmFailure(f) => f.entry.clone(),
+            _ => String::new(),
+        }
+    }
+
+    /// The input in a worker's shared memory as an entry, when it unpacks
+    /// into the target's arguments.
+    fn entry_of(&self, input: &[u8]) -> Option<String> {
+        let values = match self.target.kind {
+            TargetKind::LibFuzzer => Some(vec![Value::Bytes(input.to_vec())]),
+            TargetKind::Typed => value::unpack_all(input, &self.target.args),
+        }?;
+        Some(crate::corpus::text_of(&values))
     }
 
     /// What a death means, in Go's words where Go has them.
@@ -572,6 +627,35 @@ mod tests {
         assert_eq!(f.kind, FindingKind::Death(segv()));
         assert_eq!(f.message, "fuzzing process crashed: SIGSEGV");
         assert_eq!(s.counts.failures, 1);
+    }
+
+    #[test]
+    fn an_input_saved_as_its_worker_began_to_die_stays_only_where_it_is_kept() {
+        let mut s = state(config(), 2, &["go test fuzz v1\n[]byte(\"ok\")\n"]);
+        s.phase = Phase::Fuzzing;
+        // Only a fuzzing worker's input is saved so.
+        s.slots[1].job = Job::Baseline(0);
+        s.slots[1].warm = true;
+        assert!(s.on_crashing(1, &packed(b"ok")).is_empty());
+        s.slots[1].job = Job::Fuzz(0);
+        let a = s.on_crashing(1, &packed(b"boom"));
+        let boom = "go test fuzz v1\n[]byte(\"boom\")\n";
+        assert!(matches!(&a[..], [Action::Save(e)] if e == boom), "{a:?}");
+        assert!(s.on_crashing(1, &packed(b"boom")).is_empty(), "once");
+        // Its death: saved again (the same file) and checked, as ever.
+        let a = s
+            .on_death(1, death(segv(), &packed(b"boom"), REPORT))
+            .unwrap();
+        assert_eq!(kinds(&a), ["save", "replace+fallback", "run", "check"]);
+        assert_eq!(s.slots[1].saved_early, None);
+        // Another worker's crash meanwhile is dropped, as Go does: what it
+        // saved goes.
+        s.slots[0].job = Job::Fuzz(0);
+        s.slots[0].warm = true;
+        assert_eq!(kinds(&s.on_crashing(0, &packed(b"x"))), ["save"]);
+        let a = s.on_death(0, death(segv(), &packed(b"x"), REPORT)).unwrap();
+        assert_eq!(kinds(&a), ["discard", "replace"]);
+        assert!(matches!(&a[0], Action::Discard(e) if e == "go test fuzz v1\n[]byte(\"x\")\n"));
     }
 
     #[test]

@@ -15,12 +15,18 @@
 
 use nix::sys::resource::{getrlimit, Resource};
 use nix::sys::signal::{raise, sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
-use nix::unistd::{alarm, gettid};
+use nix::unistd::{alarm, getpid, gettid};
 use std::io::Write;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 
 static REPORT_FD: AtomicI32 = AtomicI32::new(-1);
+/// The pipe to the coordinator, which the handler tells of a crash before
+/// writing the report (see [`tell_on_crash`]), the process that may write
+/// it (a child of the worker must not), and the pipe's inode.
+static TELL_FD: AtomicI32 = AtomicI32::new(-1);
+static TELL_PID: AtomicI32 = AtomicI32::new(0);
+static TELL_INO: AtomicU64 = AtomicU64::new(0);
 /// Where crash and timeout reports go: a copy of stderr on a high,
 /// close-on-exec descriptor, so that a target that closes fd 2 still has
 /// its crash reported.
@@ -133,6 +139,43 @@ pub fn install(report_fd: RawFd) {
     // and what it shares with the rest of the process is atomics.
     unsafe {
         let _ = sigaction(TIMEOUT_SIGNAL, &timeout);
+    }
+}
+
+/// From now on a crash in this process (not in its children, which
+/// inherit the handler) writes [`CRASHING_LINE`] to `fd`, the pipe to the
+/// coordinator, before anything else: the coordinator saves the input
+/// while the report is written, which takes a while (symbolizing the
+/// backtrace).
+///
+/// [`CRASHING_LINE`]: fuzz_core::worker::protocol::CRASHING_LINE
+pub fn tell_on_crash(fd: RawFd) {
+    // SAFETY: fstat of a descriptor into a zeroed struct of our own.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstat(fd, &mut st) } != 0 {
+        return;
+    }
+    TELL_INO.store(st.st_ino, Ordering::Relaxed);
+    TELL_PID.store(std::process::id() as i32, Ordering::Relaxed);
+    TELL_FD.store(fd, Ordering::Relaxed);
+}
+
+/// The handler's first words, to the coordinator (see [`tell_on_crash`]):
+/// only from the worker itself, and only while the descriptor is still the
+/// pipe (a target that closed it may have opened a file of its own there).
+fn tell_crashing() {
+    let fd = TELL_FD.load(Ordering::Relaxed);
+    if fd < 0 || getpid().as_raw() != TELL_PID.load(Ordering::Relaxed) {
+        return;
+    }
+    let line = fuzz_core::worker::protocol::CRASHING_LINE.as_bytes();
+    // SAFETY: fstat and write(2) are async-signal-safe; the struct and the
+    // line are our own.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstat(fd, &mut st) == 0 && st.st_ino == TELL_INO.load(Ordering::Relaxed) {
+            libc::write(fd, line.as_ptr().cast(), line.len());
+        }
     }
 }
 
@@ -252,6 +295,7 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     // call returns and the worker goes on (this does not return then).
     let fingerprint = crate::known::fingerprint_here(sig);
     crate::known::survive_if_known(sig, fingerprint, reinstall);
+    tell_crashing();
     // First what matters, without allocating: the crash may have happened
     // inside malloc with its lock held, and anything that allocates could
     // then block forever. The header and the report line are built on the

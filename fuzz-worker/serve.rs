@@ -34,6 +34,7 @@ pub fn serve(
         crate::crash::move_high(fd_in),
         crate::crash::move_high(fd_out),
     );
+    crate::crash::tell_on_crash(fd_out);
     // SAFETY: the coordinator passed these descriptors for our use alone.
     let input = unsafe { std::fs::File::from_raw_fd(fd_in) };
     let mut output = unsafe { std::fs::File::from_raw_fd(fd_out) };

@@ -10,6 +10,10 @@
  *   FuzzKillSelf    "kill": raise(SIGKILL), as the OOM killer would.
  *   FuzzExitZero    "done": exit(0), a death that looks like success.
  *   FuzzThread      "thread": a second thread writes through NULL.
+ *   FuzzHeap        "heap": a second thread overwrites the size of its
+ *                   heap's top chunk, so that its next malloc aborts
+ *                   ("malloc(): corrupted top size") holding the arena's
+ *                   lock: a crash handler that allocates then blocks.
  *   FuzzCloseFds    "close": closes every descriptor from 3 up, returns.
  *   FuzzQuiet       "quiet": closes stderr, then writes through NULL.
  *   FuzzFork        "fork": forks a child that sleeps for 300 s, returns.
@@ -81,6 +85,29 @@ FUZZ_TARGET_BYTES(FuzzThread) {
     if (fuzz_bytes_eq(p, n, "thread")) {
         pthread_t t;
         if (pthread_create(&t, NULL, crash_in_thread, NULL) == 0)
+            pthread_join(t, NULL);
+    }
+    return FUZZ_PASS;
+}
+
+static void *corrupt_heap_in_thread(void *arg) {
+    (void)arg;
+    /* A new thread gets an arena of its own: this chunk is followed by the
+     * arena's top chunk, whose size field is 8 bytes past its end. */
+    char *chunk = malloc(24);
+    volatile size_t *top_size = (volatile size_t *)(chunk + 24);
+    *top_size = ~(size_t)7;
+    /* Past the tcache sizes: served from the top chunk, under the lock. */
+    void *volatile big = malloc(8192);
+    (void)big;
+    return NULL;
+}
+
+FUZZ_TARGET_BYTES(FuzzHeap) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "heap")) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, corrupt_heap_in_thread, NULL) == 0)
             pthread_join(t, NULL);
     }
     return FUZZ_PASS;

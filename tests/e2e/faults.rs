@@ -544,3 +544,45 @@ fn keepfuzzing_keeps_one_crasher_per_bug() {
         }
     }
 }
+
+/// A crash whose report blocks: glibc's malloc aborts on a corrupted heap
+/// holding its arena's lock, and the worker's crash handler, whose
+/// backtrace allocates, waits on that lock until -timeout ends the worker.
+/// The input is on disk at once all the same: the handler tells fuzz-run
+/// before it writes anything else, and fuzz-run saves the input from the
+/// worker's shared memory.
+#[test]
+fn a_crash_whose_report_blocks_has_its_input_saved_at_once() {
+    let w = Work::new();
+    w.seed("FuzzHeap", "seed", "go test fuzz v1\n[]byte(\"heaq\")\n");
+    let lib = example_lib("libfaults.so");
+    let args = [
+        "-fuzz",
+        "^FuzzHeap$",
+        "-fuzztime",
+        "60s",
+        "-parallel",
+        "1",
+        "-timeout",
+        "8s",
+    ];
+    let started = std::time::SystemTime::now();
+    let r = w.start_fuzz(&lib, &args).wait_all();
+    let ended = std::time::SystemTime::now();
+    assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+    assert!(r.out().contains("corrupted top size"), "{}", r.out());
+    let crashers = w.crashers("FuzzHeap");
+    assert_eq!(crashers.len(), 1, "{crashers:?}");
+    let values = fuzz_core::format::codec::decode(&std::fs::read(&crashers[0]).unwrap()).unwrap();
+    assert_eq!(values[0].as_bytes().unwrap(), b"heap");
+    let saved = std::fs::metadata(&crashers[0]).unwrap().modified().unwrap();
+    let after_start = saved.duration_since(started).unwrap();
+    let before_end = ended.duration_since(saved).unwrap();
+    // Saved within seconds of the start (one byte from the seed), while
+    // the worker blocked for the 8 s of -timeout before it was gone.
+    assert!(
+        after_start < Duration::from_secs(5) && before_end > Duration::from_secs(7),
+        "saved {after_start:?} after the start, {before_end:?} before the end\n{}",
+        r.out()
+    );
+}

@@ -284,6 +284,11 @@ impl Worker {
         crate::worker::crash::cut_report(&head, len - from - 2 * half, &tail)
     }
 
+    /// The input in its shared memory: the one it runs, or last ran.
+    pub fn input(&self) -> Vec<u8> {
+        self.shm.input()
+    }
+
     /// Reaps a worker whose pipe closed and says how it ended.
     pub fn death(&mut self) -> Death {
         let status = self.child.wait().ok();

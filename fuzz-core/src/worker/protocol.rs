@@ -301,7 +301,17 @@ pub enum Response {
     Checked { id: u64, outcome: Checked },
     /// A request the worker could not serve (a malformed entry, …).
     Error { id: u64, message: String },
+    /// Written by the worker's crash handler before its crash report (a
+    /// backtrace to symbolize, which takes a while): the input in shared
+    /// memory crashed the target, and the worker is dying of it. The
+    /// coordinator may save that input at once; the report comes with the
+    /// worker's death.
+    Crashing,
 }
+
+/// [`Response::Crashing`] as a line, for a signal handler, which cannot
+/// build one.
+pub const CRASHING_LINE: &str = "{\"op\":\"crashing\"}\n";
 
 /// How one execution ended, when the worker survived it.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -375,6 +385,12 @@ pub fn from_line<'a, T: Deserialize<'a>>(line: &'a str) -> Result<T, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_crash_handler_s_line_is_crashing() {
+        assert_eq!(to_line(&Response::Crashing), CRASHING_LINE);
+        assert_eq!(from_line::<Response>(CRASHING_LINE), Ok(Response::Crashing));
+    }
 
     #[test]
     fn round_trip() {
