@@ -36,17 +36,25 @@ pub const STOP_GRACE: Duration = Duration::from_secs(1);
 /// one: a scheduler stopping a job (Slurm's scancel and time limit,
 /// systemd's control group) signals every process of it, and a worker or
 /// child may die before this process's handler has run. Such a death is no
-/// finding when `stop` turns true within [`STOP_GRACE`]; one that does not
-/// (the target raised the signal itself, or someone signalled that process
-/// alone) is what it seems.
-pub fn stopped_with(kind: &DeathKind, stop: fn() -> bool) -> bool {
+/// finding when this process is [`interrupted`] within [`STOP_GRACE`]; one
+/// that is not (the target raised the signal itself, or someone signalled
+/// that process alone) is what it seems.
+pub fn stopped_with_us(kind: &DeathKind) -> bool {
+    stopped_with(kind, interrupted)
+}
+
+/// Whether this process is [`interrupted`], or is within [`STOP_GRACE`]:
+/// for a process of ours that ended early without saying why, which may
+/// have had its signal before this one.
+pub fn stop_follows() -> bool {
+    stop_comes(interrupted)
+}
+
+fn stopped_with(kind: &DeathKind, stop: fn() -> bool) -> bool {
     kind.by_a_stop_signal() && stop_comes(stop)
 }
 
-/// Whether `stop` is true or turns true within [`STOP_GRACE`]: for a
-/// process of ours that ended early without saying why, which may have had
-/// its signal before this one.
-pub fn stop_comes(stop: fn() -> bool) -> bool {
+fn stop_comes(stop: fn() -> bool) -> bool {
     let waited = Instant::now();
     while !stop() {
         if waited.elapsed() >= STOP_GRACE {

@@ -328,10 +328,7 @@ impl Coordinator {
                     let death = worker.death();
                     self.launcher.clean_up(&worker);
                     drop(worker);
-                    if fuzz_cli::interrupt::stopped_with(
-                        &death.kind,
-                        fuzz_cli::interrupt::interrupted,
-                    ) {
+                    if fuzz_cli::interrupt::stopped_with_us(&death.kind) {
                         // Left to finish(), as a worker it stops itself:
                         // a failure it was minimizing is recorded there,
                         // as it stands.

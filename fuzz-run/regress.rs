@@ -506,9 +506,7 @@ fn run_batch(
     // Stopped by Ctrl-C, or by a scheduler that signalled the worker too
     // (it may have ended before this process had its own signal): the
     // entries it did not report did not run.
-    let stopped = stopped
-        || (lines.len() < batch.len()
-            && fuzz_cli::interrupt::stop_comes(fuzz_cli::interrupt::interrupted));
+    let stopped = stopped || (lines.len() < batch.len() && fuzz_cli::interrupt::stop_follows());
     let ran = if stopped { lines.len() } else { batch.len() };
     Ok(batch[..ran.min(batch.len())]
         .iter()

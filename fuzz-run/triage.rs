@@ -297,7 +297,7 @@ impl State {
     /// handler's report (a symbolized backtrace) is written and the worker
     /// is gone, when the death is triaged as any other.
     pub fn on_crashing(&mut self, w: usize, input: &[u8]) -> Vec<Action> {
-        let slot = &mut self.slots[w];
+        let slot = &self.slots[w];
         if !matches!(slot.job, Job::Fuzz(_)) || !slot.warm || slot.saved_early.is_some() {
             return Vec::new();
         }
