@@ -553,6 +553,8 @@ impl Session {
             match self.rx.recv_timeout(left.max(Duration::from_millis(1))) {
                 Ok(Event::Answer(g, _) | Event::Gone(g) | Event::Garbled(g, _))
                     if g != self.generation => {}
+                // The crash handler's first word: the death follows.
+                Ok(Event::Answer(_, Response::Crashing)) => {}
                 Ok(Event::Answer(_, r)) if want(&r) => return Ok(Some(r)),
                 Ok(Event::Answer(..) | Event::Garbled(..)) => {}
                 Ok(Event::Gone(_)) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
