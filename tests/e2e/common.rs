@@ -365,6 +365,24 @@ pub fn marked_processes(marker: &str) -> Vec<String> {
     found
 }
 
+/// Asserts that no unfinished write (a `.tmp` file, which every tool
+/// renames into place when it is whole) is left under `dir`.
+#[track_caller]
+pub fn no_unfinished_writes(dir: &Path) {
+    // Below `dir`: a test's own directory may be named .tmp… (tempfile).
+    for e in walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .into_iter()
+        .flatten()
+    {
+        assert!(
+            !e.file_name().to_string_lossy().starts_with(".tmp"),
+            "{}",
+            e.path().display()
+        );
+    }
+}
+
 /// Sends `signal` to every process `marker` marks, the deepest first and
 /// `top` (the tool the test started) last, 50 ms apart: as a scheduler
 /// stopping a job signals every process of it, in the worst order for the

@@ -239,13 +239,7 @@ impl Fuzzing {
         let run = self.collect();
         let left = marked_processes(&self.marker);
         assert!(left.is_empty(), "processes left running: {left:?}");
-        for e in walkdir::WalkDir::new(&self.cache).into_iter().flatten() {
-            assert!(
-                !e.file_name().to_string_lossy().starts_with(".tmp"),
-                "{}",
-                e.path().display()
-            );
-        }
+        no_unfinished_writes(&self.cache);
         run
     }
 }

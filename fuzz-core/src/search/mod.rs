@@ -3,8 +3,8 @@
 //! what Go lacks: comparison hints ([`hints`]), dictionaries ([`dict`],
 //! [`codewords`]), scheduling by rarity ([`schedule`], over the coverage
 //! features [`pctable`] defines), splicing ([`splice`]), whole characters
-//! ([`utf8`]), numbers written as text ([`asciinum`]); and shrinking an input while it keeps a property
-//! ([`minimize`]).
+//! ([`utf8`]), numbers written as text ([`asciinum`]); and shrinking an
+//! input while it keeps a property ([`minimize`]).
 
 pub mod asciinum;
 pub mod codewords;
