@@ -569,6 +569,8 @@ fn a_crash_whose_report_blocks_has_its_input_saved_at_once() {
     let started = std::time::SystemTime::now();
     let r = w.start_fuzz(&lib, &args).wait_all();
     let ended = std::time::SystemTime::now();
+    // Saved early and recorded later: no half-written file anywhere.
+    no_unfinished_writes(w.path());
     assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
     assert!(r.out().contains("corrupted top size"), "{}", r.out());
     let crashers = w.crashers("FuzzHeap");

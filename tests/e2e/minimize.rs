@@ -518,6 +518,7 @@ fn interrupt_writes_the_smallest_input_so_far(every_process: bool) {
     assert_eq!(status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("stopped early"), "{stderr}");
     assert!(!stderr.contains("died"), "{stderr}");
+    no_unfinished_writes(d);
     let out = std::fs::read(d.join("out")).unwrap_or_else(|e| panic!("out: {e}\n{stderr}"));
     assert!(out.len() < input.len(), "{} bytes\n{stderr}", out.len());
     assert!(out.contains(&b'F'));
