@@ -6,7 +6,7 @@
 #
 # Needs cargo/rustc (stable), gcc and clang-19. Without clang-19 the
 # clang-only variants (libc_parse_clang*.so, libc_stuck.so, libc_parse_fnl*.so,
-# libc_asan*.so, libcmp_c_clang*.so, libcustom_*.so) are skipped with a
+# libc_asan*.so, libcmp_c_clang*.so, libcustom_*.so, libhidden.so) are skipped with a
 # note on stderr;
 # everything else is required, and a missing compiler is an error.
 # Cargo's build directory is OUTDIR/cargo, so a second run into the same
@@ -43,7 +43,7 @@ if command -v "$CLANG" >/dev/null; then
 else
     HAVE_CLANG=0
     echo "examples/build.sh: note: $CLANG not found; skipping the clang-19 variants" \
-        "(libc_parse_clang*, libc_stuck, libc_parse_fnl*, libc_asan*, libcmp_c_clang*, libcustom_*);" \
+        "(libc_parse_clang*, libc_stuck, libc_parse_fnl*, libc_asan*, libcmp_c_clang*, libcustom_*, libhidden);" \
         "install it with: apt-get install clang-19" >&2
 fi
 
@@ -130,6 +130,8 @@ if [ "$HAVE_CLANG" = 1 ]; then
     build_c libcustom_record_mutator_hang.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED -DMUTATOR_BUG=2 "$HERE/custom/record.c"
     build_c libcustom_config.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" "$HERE/custom/config.c"
     build_c libcustom_config_fixed.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED "$HERE/custom/config.c"
+    # Hidden decisions (-cmp_outcomes): trace-cmp, fuzzed with -use_cmp 0.
+    build_c libhidden.so "$CLANG" "${CLANG_COV[@]}" "$HERE/search/hidden.c"
     build_c libcustom_config_cross_over_crash.so "$CLANG" "${CLANG_COV[@]}" "${NO_BUILTIN_CMP[@]}" -DFIXED -DCROSS_OVER_BUG "$HERE/custom/config.c"
 fi
 

@@ -81,6 +81,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         sanitizer_runtime: None,
         dict: None,
         cmp_lib: None,
+        cmp_outcomes: false,
         warm_up: true,
     };
     let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;

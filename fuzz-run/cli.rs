@@ -36,7 +36,8 @@ use std::path::PathBuf;
         faster), an automatic dictionary of the operands that paid off and of the wide constants \
         in the target's code (-auto_dict), dictionary words (-dict), whole UTF-8 characters \
         written into text (-utf8 1, off by default), numbers written as text changed as numbers \
-        (-ascii_num 1, off by default), parents chosen by the rarity of the coverage \
+        (-ascii_num 1, off by default), each comparison's outcome counted as coverage \
+        (-cmp_outcomes 1, off by default), parents chosen by the rarity of the coverage \
         they reach instead of round-robin (-entropic), two entries spliced into one (-cross_over), \
         and inputs that grow by small steps (-len_control). An input that reaches new coverage is \
         minimized (for at most 1 s, and in all for at most a tenth of the executions, beyond which \
@@ -53,8 +54,8 @@ use std::path::PathBuf;
         every process of it) is a stop, not a finding.\n\n\
         The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
         -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, \
-        -ascii_num, -entropic, -cross_over, -len_control, -seed, -sync, -sync_id, -sync_interval) \
-        are ignored without it."
+        -ascii_num, -cmp_outcomes, -entropic, -cross_over, -len_control, -seed, -sync, -sync_id, \
+        -sync_interval) are ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
@@ -206,6 +207,21 @@ pub struct Cli {
         action = clap::ArgAction::Set
     )]
     pub ascii_num: bool,
+
+    /// Count the outcome of each comparison the target makes (equal, below, above) as coverage of
+    /// its own (1), or not (0, the default): an input that decides a comparison another way than
+    /// the corpus ever did is kept even when no edge tells it (a result stored, or fed to a select
+    /// or to arithmetic), as AFL++ counts such hidden decisions as edges. Needs LIB built with
+    /// trace-cmp (with -cmp_lib, LIB has none and nothing is counted). The corpus grows; the edges
+    /// shown stay the counters' alone.
+    #[arg(
+        long = "cmp_outcomes",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
+    pub cmp_outcomes: bool,
 
     /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest
     /// by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to

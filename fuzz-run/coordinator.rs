@@ -44,6 +44,7 @@ struct Launcher {
     lib: PathBuf,
     dict: Option<PathBuf>,
     cmp_lib: Option<PathBuf>,
+    cmp_outcomes: bool,
     /// Room in shared memory for any input a mutation can make.
     capacity: usize,
     /// Shared memory files and stderr captures.
@@ -66,6 +67,7 @@ impl Launcher {
             sanitizer_runtime: None,
             dict: self.dict.as_deref(),
             cmp_lib: self.cmp_lib.as_deref(),
+            cmp_outcomes: self.cmp_outcomes,
             warm_up,
         };
         let w = Worker::spawn(id, &spawn, self.events.clone()).map_err(CliError::misuse)?;
@@ -135,6 +137,7 @@ impl Coordinator {
             lib: cli.lib.clone(),
             dict: cli.dict.clone(),
             cmp_lib: cli.cmp_lib.clone(),
+            cmp_outcomes: cli.cmp_outcomes,
             capacity,
             dir: fuzz_cli::scratch::dir()?,
             spawned: 0,

@@ -46,6 +46,9 @@ pub struct Corpus {
     coverage: HashSet<u32>,
     /// The counters (edges) those features are of.
     edges: HashSet<u32>,
+    /// The counters workers read (their hello): a feature of a higher
+    /// number is a comparison outcome (`-cmp_outcomes`), not an edge.
+    counters: Option<u32>,
     /// Entries that failed (a seed under -keepfuzzing, which carries on
     /// past it): never a parent, never the entry a worker warms up with.
     failed: HashSet<usize>,
@@ -121,7 +124,10 @@ impl Corpus {
         let mut fresh = false;
         for &f in features {
             if self.coverage.insert(f) {
-                self.edges.insert(pctable::counter_of(f));
+                let counter = pctable::counter_of(f);
+                if self.counters.map_or(true, |n| counter < n) {
+                    self.edges.insert(counter);
+                }
                 self.log.push(f);
                 fresh = true;
             }
@@ -132,6 +138,11 @@ impl Corpus {
     /// How many features the corpus reaches.
     pub fn coverage(&self) -> usize {
         self.coverage.len()
+    }
+
+    /// Workers read `n` counters: features past them are not edges.
+    pub fn set_counters(&mut self, n: u32) {
+        self.counters = Some(n);
     }
 
     /// How many edges (coverage counters) the corpus reaches: a feature is
@@ -259,5 +270,15 @@ mod tests {
         assert_eq!(c.features_since(0), (vec![3, 1, 4], 3));
         assert_eq!(c.features_since(2), (vec![4], 3));
         assert_eq!(c.features_since(3), (vec![], 3));
+    }
+
+    #[test]
+    fn features_past_the_counters_are_coverage_but_not_edges() {
+        let mut c = Corpus::default();
+        c.set_counters(2);
+        let bucket = |counter: u32| counter << pctable::BUCKET_BITS;
+        assert!(c.learn(&[bucket(1), bucket(2), bucket(9)]));
+        assert_eq!(c.coverage(), 3);
+        assert_eq!(c.edges(), 1, "counters 2 and 9 are comparison outcomes");
     }
 }

@@ -28,7 +28,8 @@ impl State {
     pub fn on_answer(&mut self, w: usize, response: Response) -> Result<Vec<Action>, String> {
         let job = std::mem::replace(&mut self.slots[w].job, Job::Idle);
         match response {
-            Response::Hello { .. } => {
+            Response::Hello { counters, .. } => {
+                self.corpus.set_counters(counters);
                 // A worker started for a minimization has its job already.
                 self.slots[w].job = job;
                 self.slots[w].ready = true;

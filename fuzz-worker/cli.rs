@@ -105,6 +105,10 @@ pub enum Command {
         /// Skip the warm-up run of the empty input (it crashed before).
         #[arg(long = "no-warm-up")]
         no_warm_up: bool,
+        /// Count each comparison site's outcomes (equal, below, above) as
+        /// coverage features of their own (fuzz-run -cmp_outcomes).
+        #[arg(long = "cmp-outcomes")]
+        cmp_outcomes: bool,
     },
     /// Print the PC table of a library (fuzz-corpus cover reads it): one
     /// line per basic block, with the counter number its coverage features

@@ -16,11 +16,15 @@ pub use fuzz_core::search::pctable::BUCKET_BITS;
 
 /// Where the counters live, in a fixed order so that every worker loading
 /// the same library numbers them alike: the inline 8-bit counter regions in
-/// registration order, then the guard counters, then the trace-pc map.
+/// registration order, then the guard counters, then the trace-pc map; and
+/// after them, when on ([`CounterMap::with_outcomes`]), the comparison
+/// outcome slots, features that are not edges.
 pub struct CounterMap {
     tables: Vec<(*mut u8, usize, u32)>, // (start, len, first index)
     total: u32,
     module_counters: u32,
+    /// The number of the first outcome slot, when they are read.
+    outcomes: Option<u32>,
 }
 
 /// log2 bucket of a hit count (1 → 0, 2-3 → 1, 4-7 → 2, … 128-255 → 7).
@@ -61,17 +65,34 @@ impl CounterMap {
             tables,
             total: next,
             module_counters,
+            outcomes: None,
         }
+    }
+
+    /// Reads comparison outcomes too (fuzz-run `-cmp_outcomes`), numbered
+    /// after every counter, with sites relative to the target library
+    /// mapped at `range`.
+    pub fn with_outcomes(mut self, range: (usize, usize)) -> CounterMap {
+        sancov::note_outcomes(range.0, range.1);
+        self.outcomes = Some(self.total);
+        self
+    }
+
+    /// Counters whose features are edges: every one read, without the
+    /// comparison outcomes.
+    pub fn edge_counters(&self) -> u32 {
+        self.total
+    }
+
+    /// Feature numbers (shifted right by [`BUCKET_BITS`]) an execution can
+    /// give: the counters and the outcome slots.
+    pub fn feature_space(&self) -> u32 {
+        self.total + self.outcomes.map_or(0, |_| sancov::OUTCOMES as u32)
     }
 
     /// Counters of instrumented modules (without the fixed trace-pc map).
     pub fn module_counters(&self) -> u32 {
         self.module_counters
-    }
-
-    /// Every counter read after an execution.
-    pub fn total(&self) -> u32 {
-        self.total
     }
 
     /// The number of the first counter of the table that starts at
@@ -91,6 +112,9 @@ impl CounterMap {
             unsafe { std::ptr::write_bytes(start, 0, len) };
         }
         sancov::reset_pc_edge();
+        if self.outcomes.is_some() {
+            take_outcomes(|_| {});
+        }
     }
 
     /// Appends the features of the last execution to `out` and zeroes the
@@ -101,6 +125,29 @@ impl CounterMap {
             unsafe { collect_table(start, len, first, out) };
         }
         sancov::reset_pc_edge();
+        if let Some(first) = self.outcomes {
+            take_outcomes(|slot| out.push((first + slot) << BUCKET_BITS));
+        }
+    }
+}
+
+/// Hands every comparison outcome slot set since the last call to `each`,
+/// and clears them: only the slots set are visited.
+fn take_outcomes(mut each: impl FnMut(u32)) {
+    // SAFETY: c/sancov.c's plain arrays, written by targets on this thread
+    // only (the module invariant of sancov.rs); the count never exceeds
+    // the list's length, as each slot is listed once until cleared here.
+    unsafe {
+        let count = std::ptr::addr_of_mut!(sancov::fuzz_worker_outcome_count);
+        let list = &*std::ptr::addr_of!(sancov::fuzz_worker_outcome_list);
+        let seen = &mut *std::ptr::addr_of_mut!(sancov::fuzz_worker_outcome_seen);
+        let n = (*count as usize).min(list.len());
+        for &slot in &list[..n] {
+            let slot = slot & (sancov::OUTCOMES as u32 - 1);
+            seen[slot as usize] = 0;
+            each(slot);
+        }
+        *count = 0;
     }
 }
 

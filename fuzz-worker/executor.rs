@@ -180,9 +180,16 @@ impl Executor {
         self.map.reset();
     }
 
-    /// Coverage counters read per execution.
+    /// Coverage counters read per execution: the features below them
+    /// (shifted right by `BUCKET_BITS`) are edges.
     pub fn counters(&self) -> u32 {
-        self.map.total()
+        self.map.edge_counters()
+    }
+
+    /// Every feature number an execution can give, shifted right by
+    /// `BUCKET_BITS`: the counters, and comparison outcomes when on.
+    pub fn feature_space(&self) -> u32 {
+        self.map.feature_space()
     }
 
     /// How an execution ended, given the target's return value.

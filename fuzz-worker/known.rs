@@ -96,6 +96,11 @@ fn mapped(path: &std::path::Path) -> (usize, usize) {
     (lo, hi)
 }
 
+/// Where the target library is mapped (after [`init_for`]).
+pub fn target_range() -> Option<(usize, usize)> {
+    MODULE.get().map(|m| (m.lo, m.hi))
+}
+
 /// True for an address in the worker's own executable.
 fn own(ip: usize) -> bool {
     MODULE.get().is_some_and(|m| ip >= m.own.0 && ip < m.own.1)

@@ -93,6 +93,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             sanitizer_runtime,
             cmp_lib,
             no_warm_up,
+            cmp_outcomes,
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
             if let Some(cmp) = &cmp_lib {
@@ -106,8 +107,14 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             known::init_for(&lib.path, lib.function(target));
             lib.initialize();
             // The comparison build stays loaded while the executor calls it.
-            let (exec, _cmp_lib) =
-                serving_executor(&lib, target, shm, dict.as_deref(), cmp_lib.as_deref())?;
+            let (exec, _cmp_lib) = serving_executor(
+                &lib,
+                target,
+                shm,
+                dict.as_deref(),
+                cmp_lib.as_deref(),
+                cmp_outcomes,
+            )?;
             serve::serve(exec, target, fd_in, fd_out, !no_warm_up).map_err(CliError::misuse)?;
             Ok(Status::Success)
         }
@@ -265,8 +272,12 @@ fn serving_executor(
     shm: fuzz_core::worker::shm::Shm,
     dict: Option<&Path>,
     cmp_lib: Option<&Path>,
+    cmp_outcomes: bool,
 ) -> Result<(executor::Executor, Option<Library>), CliError> {
-    let map = coverage::CounterMap::new(lib.uses_pc_map);
+    let mut map = coverage::CounterMap::new(lib.uses_pc_map);
+    if cmp_outcomes {
+        map = map.with_outcomes(known::target_range().unwrap_or((0, 0)));
+    }
     // Loaded after the counters are mapped: its own are not read.
     let cmp_lib = match cmp_lib {
         Some(path) => Some(open_cmp_lib(path, target)?),
@@ -330,7 +341,7 @@ fn bench(
 ) -> Result<Status, CliError> {
     lib.initialize();
     let map = coverage::CounterMap::new(lib.uses_pc_map);
-    let total = map.total();
+    let total = map.edge_counters();
     let module_counters = map.module_counters();
     let mut exec = executor::Executor::new(
         module_name(lib),

@@ -70,6 +70,27 @@ extern "C" {
     pub static mut fuzz_worker_tracing: i32;
     pub fn fuzz_worker_pc_add_module(lo: usize, hi: usize);
     pub fn fuzz_worker_pc_reset_edge();
+    /// Comparison outcomes (c/sancov.c): a slot per site and outcome, the
+    /// slots set since the last read, in the order they were set, and
+    /// their count; on when non-zero.
+    pub static mut fuzz_worker_outcome_seen: [u8; OUTCOMES];
+    pub static mut fuzz_worker_outcome_list: [u32; OUTCOMES];
+    pub static mut fuzz_worker_outcome_count: u32;
+    pub static mut fuzz_worker_outcomes_on: i32;
+    fn fuzz_worker_outcome_module(lo: usize, hi: usize);
+}
+
+/// Comparison outcome slots (c/sancov.c's `OUTCOME_BITS`).
+pub const OUTCOMES: usize = 1 << 18;
+
+/// Turns the noting of comparison outcomes on, with sites numbered
+/// relative to the target library mapped at `lo..hi`.
+pub fn note_outcomes(lo: usize, hi: usize) {
+    // SAFETY: plain C globals, set once before any target runs.
+    unsafe {
+        fuzz_worker_outcome_module(lo, hi);
+        std::ptr::write_volatile(std::ptr::addr_of_mut!(fuzz_worker_outcomes_on), 1);
+    }
 }
 
 #[no_mangle]
@@ -192,37 +213,12 @@ fn record(a: u64, b: u64, size: u8) {
     }
 }
 
+/// The integer comparison callbacks (`__sanitizer_cov_trace_cmp1` …
+/// `const_cmp8`) are in c/sancov.c, which notes each site's outcome (it
+/// needs the caller's address) and hands the operands here.
 #[no_mangle]
-pub extern "C" fn __sanitizer_cov_trace_cmp1(a: u8, b: u8) {
-    record(a as u64, b as u64, 1)
-}
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_trace_cmp2(a: u16, b: u16) {
-    record(a as u64, b as u64, 2)
-}
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_trace_cmp4(a: u32, b: u32) {
-    record(a as u64, b as u64, 4)
-}
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_trace_cmp8(a: u64, b: u64) {
-    record(a, b, 8)
-}
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_trace_const_cmp1(a: u8, b: u8) {
-    record(a as u64, b as u64, 1)
-}
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_trace_const_cmp2(a: u16, b: u16) {
-    record(a as u64, b as u64, 2)
-}
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_trace_const_cmp4(a: u32, b: u32) {
-    record(a as u64, b as u64, 4)
-}
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_trace_const_cmp8(a: u64, b: u64) {
-    record(a, b, 8)
+pub extern "C" fn fuzz_worker_cmp(a: u64, b: u64, size: u8) {
+    record(a, b, size)
 }
 /// gcc's float comparison hooks: the bit patterns are what an input holds.
 #[no_mangle]

@@ -38,7 +38,7 @@ pub fn serve(
     // SAFETY: the coordinator passed these descriptors for our use alone.
     let input = unsafe { std::fs::File::from_raw_fd(fd_in) };
     let mut output = unsafe { std::fs::File::from_raw_fd(fd_out) };
-    let mut fuzzer = Fuzzer::new(exec.counters());
+    let mut fuzzer = Fuzzer::new(exec.feature_space());
     let mut send = |r: &Response| -> Result<(), String> {
         output
             .write_all(protocol::to_line(r).as_bytes())

@@ -5,6 +5,9 @@
  *    builds reference (stable Rust cannot define a TLS export);
  *  - __sanitizer_cov_trace_pc, which needs its caller's address (gcc's
  *    trace-pc gives no guard, only the return address);
+ *  - the integer comparison callbacks, which need theirs too for the
+ *    outcome of each comparison site (fuzz-run -cmp_outcomes) before they
+ *    hand the operands to the Rust table;
  *  - the libc comparison functions fuzz-worker interposes (memcmp, bcmp,
  *    strcmp, ...), so that comparisons made through libc, and Rust slice
  *    equality, reach the fuzzer as libFuzzer's do.
@@ -64,6 +67,60 @@ void __sanitizer_cov_trace_pc(void) {
     fuzz_worker_pc_map[(cur ^ pc_prev) & 0xffff]++;
     pc_prev = cur >> 1;
 }
+
+/* --- integer comparisons and their outcomes ---------------------------- */
+
+/* Defined in Rust: records the operands for the mutator's hints. */
+void fuzz_worker_cmp(uint64_t a, uint64_t b, uint8_t size);
+
+/* Comparison outcomes (fuzz-run -cmp_outcomes): each comparison site, named
+ * by its return address relative to the target library, has three slots,
+ * one for each outcome (equal, below, above, unsigned), so that an input
+ * that decides a comparison another way than the corpus ever did counts as
+ * new coverage even when no edge tells it (a result stored, or fed to a
+ * select or to arithmetic), as AFL++'s instrumentation counts such hidden
+ * decisions. A slot is set once per execution and listed as it is set, so
+ * that the worker reads only the slots set (fuzz-worker/coverage.rs). */
+#define OUTCOME_BITS 18
+uint8_t fuzz_worker_outcome_seen[1 << OUTCOME_BITS];
+uint32_t fuzz_worker_outcome_list[1 << OUTCOME_BITS];
+uint32_t fuzz_worker_outcome_count;
+int fuzz_worker_outcomes_on;
+static uintptr_t outcome_lo, outcome_size;
+
+void fuzz_worker_outcome_module(uintptr_t lo, uintptr_t hi) {
+    outcome_lo = lo;
+    outcome_size = hi > lo ? hi - lo : 0;
+}
+
+static inline void outcome(uintptr_t pc, uint64_t a, uint64_t b) {
+    if (!fuzz_worker_outcomes_on)
+        return;
+    /* Relative to the library, so that every worker numbers sites alike. */
+    if (pc - outcome_lo < outcome_size)
+        pc -= outcome_lo;
+    uint32_t site = (uint32_t)(((uint64_t)pc * 0x9e3779b97f4a7c15ULL) >> (64 - OUTCOME_BITS + 2));
+    uint32_t i = site << 2 | (a == b ? 0 : a < b ? 1 : 2);
+    /* (A target's own threads may race here: the count stays in bounds.) */
+    if (!fuzz_worker_outcome_seen[i] && fuzz_worker_outcome_count < (1u << OUTCOME_BITS)) {
+        fuzz_worker_outcome_seen[i] = 1;
+        fuzz_worker_outcome_list[fuzz_worker_outcome_count++] = i;
+    }
+}
+
+#define CMP(name, type, size)                                                                      \
+    void name(type a, type b) {                                                                    \
+        outcome((uintptr_t)__builtin_return_address(0), a, b);                                     \
+        fuzz_worker_cmp(a, b, size);                                                               \
+    }
+CMP(__sanitizer_cov_trace_cmp1, uint8_t, 1)
+CMP(__sanitizer_cov_trace_cmp2, uint16_t, 2)
+CMP(__sanitizer_cov_trace_cmp4, uint32_t, 4)
+CMP(__sanitizer_cov_trace_cmp8, uint64_t, 8)
+CMP(__sanitizer_cov_trace_const_cmp1, uint8_t, 1)
+CMP(__sanitizer_cov_trace_const_cmp2, uint16_t, 2)
+CMP(__sanitizer_cov_trace_const_cmp4, uint32_t, 4)
+CMP(__sanitizer_cov_trace_const_cmp8, uint64_t, 8)
 
 /* --- interposed libc comparisons ------------------------------------- */
 

@@ -3,9 +3,11 @@
 //! among 300 useless seeds; splicing (-cross_over) joins two halves found
 //! apart; whole UTF-8 characters (-utf8 1) get three emoji into text that
 //! must stay valid; numbers changed as numbers (-ascii_num) write a length
-//! just past 16 bits as text. The targets are built with gcc's trace-pc alone and
-//! fuzzed with -use_cmp 0, so no comparison operand gives the answer
-//! away. The same runs with each switch flipped are in bench/search.sh
+//! just past 16 bits as text; comparison outcomes counted as coverage
+//! (-cmp_outcomes) climb a chain of decisions no edge shows. The targets
+//! are built with gcc's trace-pc alone (the last with clang's trace-cmp,
+//! which it needs) and fuzzed with -use_cmp 0, so no comparison operand
+//! gives the answer away. The same runs with each switch flipped are in bench/search.sh
 //! (minutes, not seconds).
 
 use crate::common::*;
@@ -84,6 +86,8 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         "0",
         "-ascii_num",
         "0",
+        "-cmp_outcomes",
+        "0",
         "-fuzztime",
         "20000x",
         "-json",
@@ -102,6 +106,7 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         ("-len_control", "-1"),
         ("-utf8", "on"),
         ("-ascii_num", "2"),
+        ("-cmp_outcomes", "yes"),
     ] {
         let r = fuzz(&w, &example_lib("libhalves.so"), &[flag, bad]).expect(2);
         r.one_line_error("fuzz-run", flag);
@@ -143,6 +148,21 @@ fn numbers_as_text_get_a_length_past_16_bits() {
                 .unwrap_or_else(|| panic!("{text:?}"));
             assert!((65_536..65_600).contains(&size), "{text:?}");
         },
+    );
+}
+
+/// Comparison outcomes as coverage against edges alone, on the same seeded
+/// runs: with -cmp_outcomes 1 each climbs the eight decisions of `hidden`
+/// (computed, never branched on) within 300,000 executions (91,000 and
+/// 180,000 for seeds 1 and 2), without it neither does: no edge moves.
+#[test]
+fn comparison_outcomes_climb_decisions_no_edge_shows() {
+    found_only_with(
+        "hidden",
+        "libhidden.so",
+        b"xxxxxxxx",
+        "-cmp_outcomes",
+        |text| assert!(text.starts_with("hidden!?"), "{text:?}"),
     );
 }
 

@@ -94,6 +94,8 @@ pub struct Spawn<'a> {
     /// A build of the same target with comparison tracing, run for the
     /// comparison operands only (`-cmp_lib`).
     pub cmp_lib: Option<&'a Path>,
+    /// Count comparison outcomes as coverage (`-cmp_outcomes`).
+    pub cmp_outcomes: bool,
     /// Run the warm-up (false after one crashed or hung).
     pub warm_up: bool,
 }
@@ -140,6 +142,9 @@ impl Worker {
         }
         if !s.warm_up {
             cmd.arg("--no-warm-up");
+        }
+        if s.cmp_outcomes {
+            cmd.arg("--cmp-outcomes");
         }
         let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
         let parent = Pid::this();
@@ -460,6 +465,7 @@ impl Session {
             sanitizer_runtime: None,
             dict: None,
             cmp_lib: None,
+            cmp_outcomes: false,
             warm_up: !self.skip_warm_up,
         };
         let mut worker = Worker::spawn(generation, &spawn, self.tx.clone())?;
