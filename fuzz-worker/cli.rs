@@ -155,6 +155,9 @@ pub enum Command {
         /// Sanitizer runtime to preload (default: asked from clang-19).
         #[arg(long = "sanitizer-runtime", value_name = "PATH")]
         sanitizer_runtime: Option<PathBuf>,
+        /// Note comparison outcomes too, as fuzz-run -cmp_outcomes 1 does.
+        #[arg(long = "cmp-outcomes")]
+        cmp_outcomes: bool,
         /// The input to execute (default: the zero values of the target's arguments).
         #[arg(value_name = "INPUT")]
         input: Option<PathBuf>,

@@ -70,10 +70,10 @@ impl CounterMap {
     }
 
     /// Reads comparison outcomes too (fuzz-run `-cmp_outcomes`), numbered
-    /// after every counter, with sites relative to the target library
-    /// mapped at `range`.
-    pub fn with_outcomes(mut self, range: (usize, usize)) -> CounterMap {
-        sancov::note_outcomes(range.0, range.1);
+    /// after every counter, with sites relative to `base`, where the target
+    /// library is mapped.
+    pub fn with_outcomes(mut self, base: usize) -> CounterMap {
+        sancov::note_outcomes(base);
         self.outcomes = Some(self.total);
         self
     }
@@ -144,7 +144,7 @@ fn take_outcomes(mut each: impl FnMut(u32)) {
         let n = (*count as usize).min(list.len());
         for &slot in &list[..n] {
             let slot = slot & (sancov::OUTCOMES as u32 - 1);
-            seen[slot as usize] = 0;
+            seen[slot as usize / 64] = 0;
             each(slot);
         }
         *count = 0;

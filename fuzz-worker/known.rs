@@ -96,9 +96,9 @@ fn mapped(path: &std::path::Path) -> (usize, usize) {
     (lo, hi)
 }
 
-/// Where the target library is mapped (after [`init_for`]).
-pub fn target_range() -> Option<(usize, usize)> {
-    MODULE.get().map(|m| (m.lo, m.hi))
+/// The address the target library is loaded at (after [`init_for`]).
+pub fn target_base() -> Option<usize> {
+    MODULE.get().map(|m| m.base)
 }
 
 /// True for an address in the worker's own executable.

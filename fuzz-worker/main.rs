@@ -135,6 +135,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             rss_limit_mb,
             raw,
             sanitizer_runtime,
+            cmp_outcomes,
             input,
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref())?;
@@ -156,7 +157,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             if let Some(status) = bench_check(&lib, target, &values, limits, &name)? {
                 return Ok(status);
             }
-            bench(&lib, target, &values, n)
+            bench(&lib, target, &values, n, cmp_outcomes)
         }
     }
 }
@@ -276,7 +277,7 @@ fn serving_executor(
 ) -> Result<(executor::Executor, Option<Library>), CliError> {
     let mut map = coverage::CounterMap::new(lib.uses_pc_map);
     if cmp_outcomes {
-        map = map.with_outcomes(known::target_range().unwrap_or((0, 0)));
+        map = map.with_outcomes(known::target_base().unwrap_or(0));
     }
     // Loaded after the counters are mapped: its own are not read.
     let cmp_lib = match cmp_lib {
@@ -338,9 +339,13 @@ fn bench(
     target: &library::Target,
     values: &[fuzz_core::Value],
     n: u64,
+    cmp_outcomes: bool,
 ) -> Result<Status, CliError> {
     lib.initialize();
-    let map = coverage::CounterMap::new(lib.uses_pc_map);
+    let mut map = coverage::CounterMap::new(lib.uses_pc_map);
+    if cmp_outcomes {
+        map = map.with_outcomes(0);
+    }
     let total = map.edge_counters();
     let module_counters = map.module_counters();
     let mut exec = executor::Executor::new(

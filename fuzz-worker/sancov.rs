@@ -70,25 +70,25 @@ extern "C" {
     pub static mut fuzz_worker_tracing: i32;
     pub fn fuzz_worker_pc_add_module(lo: usize, hi: usize);
     pub fn fuzz_worker_pc_reset_edge();
-    /// Comparison outcomes (c/sancov.c): a slot per site and outcome, the
+    /// Comparison outcomes (c/sancov.c): a bit per site and outcome, the
     /// slots set since the last read, in the order they were set, and
     /// their count; on when non-zero.
-    pub static mut fuzz_worker_outcome_seen: [u8; OUTCOMES];
+    pub static mut fuzz_worker_outcome_seen: [u64; OUTCOMES / 64];
     pub static mut fuzz_worker_outcome_list: [u32; OUTCOMES];
     pub static mut fuzz_worker_outcome_count: u32;
     pub static mut fuzz_worker_outcomes_on: i32;
-    fn fuzz_worker_outcome_module(lo: usize, hi: usize);
+    fn fuzz_worker_outcome_module(lo: usize);
 }
 
 /// Comparison outcome slots (c/sancov.c's `OUTCOME_BITS`).
 pub const OUTCOMES: usize = 1 << 18;
 
 /// Turns the noting of comparison outcomes on, with sites numbered
-/// relative to the target library mapped at `lo..hi`.
-pub fn note_outcomes(lo: usize, hi: usize) {
+/// relative to `lo`, where the target library is mapped.
+pub fn note_outcomes(lo: usize) {
     // SAFETY: plain C globals, set once before any target runs.
     unsafe {
-        fuzz_worker_outcome_module(lo, hi);
+        fuzz_worker_outcome_module(lo);
         std::ptr::write_volatile(std::ptr::addr_of_mut!(fuzz_worker_outcomes_on), 1);
     }
 }

@@ -82,28 +82,28 @@ void fuzz_worker_cmp(uint64_t a, uint64_t b, uint8_t size);
  * decisions. A slot is set once per execution and listed as it is set, so
  * that the worker reads only the slots set (fuzz-worker/coverage.rs). */
 #define OUTCOME_BITS 18
-uint8_t fuzz_worker_outcome_seen[1 << OUTCOME_BITS];
+uint64_t fuzz_worker_outcome_seen[(1 << OUTCOME_BITS) / 64];
 uint32_t fuzz_worker_outcome_list[1 << OUTCOME_BITS];
 uint32_t fuzz_worker_outcome_count;
 int fuzz_worker_outcomes_on;
-static uintptr_t outcome_lo, outcome_size;
+static uintptr_t outcome_lo;
 
-void fuzz_worker_outcome_module(uintptr_t lo, uintptr_t hi) {
-    outcome_lo = lo;
-    outcome_size = hi > lo ? hi - lo : 0;
-}
+void fuzz_worker_outcome_module(uintptr_t lo) { outcome_lo = lo; }
 
 static inline void outcome(uintptr_t pc, uint64_t a, uint64_t b) {
     if (!fuzz_worker_outcomes_on)
         return;
-    /* Relative to the library, so that every worker numbers sites alike. */
-    if (pc - outcome_lo < outcome_size)
-        pc -= outcome_lo;
-    uint32_t site = (uint32_t)(((uint64_t)pc * 0x9e3779b97f4a7c15ULL) >> (64 - OUTCOME_BITS + 2));
-    uint32_t i = site << 2 | (a == b ? 0 : a < b ? 1 : 2);
+    /* Relative to the library, so that every worker numbers its sites
+     * alike (a site in another module gets some other number, the same in
+     * every execution of this process). */
+    uint64_t site = (uint64_t)(pc - outcome_lo) * 0x9e3779b97f4a7c15ULL >> (64 - OUTCOME_BITS + 2);
+    uint32_t i = (uint32_t)site << 2 | (a == b ? 0 : a < b ? 1 : 2);
+    /* A bit per slot keeps the set within the first-level cache. */
+    uint64_t bit = 1ULL << (i & 63);
+    uint64_t *word = &fuzz_worker_outcome_seen[i >> 6];
     /* (A target's own threads may race here: the count stays in bounds.) */
-    if (!fuzz_worker_outcome_seen[i] && fuzz_worker_outcome_count < (1u << OUTCOME_BITS)) {
-        fuzz_worker_outcome_seen[i] = 1;
+    if (!(*word & bit) && fuzz_worker_outcome_count < (1u << OUTCOME_BITS)) {
+        *word |= bit;
         fuzz_worker_outcome_list[fuzz_worker_outcome_count++] = i;
     }
 }
