@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What rarity scheduling (-entropic), splicing (-cross_over), whole UTF-8
-# characters (-utf8) and numbers changed as numbers (-ascii_num) buy: seconds
+# characters (-utf8), numbers changed as numbers (-ascii_num) and
+# comparison outcomes counted as coverage (-cmp_outcomes) buy: seconds
 # until a planted bug that needs them is found, each switched on and off,
 # with libFuzzer 19 on the same source beside them.
 #
@@ -22,10 +23,16 @@
 # examples/search/length.c: a header "size=N", an abort when N is 65,536 to
 #   65,599 (just past 16 bits), from the seed "size=100"; byte mutations
 #   must write four exact digits in one go, -ascii_num 1 rewrites the number.
+# examples/search/hidden.c: eight comparisons chained through computed
+#   values, never a branch, an abort when all hold; no edge moves until the
+#   last, -cmp_outcomes 1 counts each comparison's outcome (built with
+#   clang's trace-cmp for fuzz-run; libFuzzer's value profile,
+#   -use_value_profile=1, is its way to the same signal).
 # Comparison feedback is off (-use_cmp 0; libFuzzer: -use_cmp=0): the byte
 # checks would otherwise be solved by copying their operands, which is
 # bench/cmp-feedback.sh's subject, not this one's. Targets are gcc trace-pc
-# builds for fuzz-run, clang-19 -fsanitize=fuzzer for libFuzzer.
+# builds for fuzz-run (hidden.c: clang-19 trace-cmp), clang-19
+# -fsanitize=fuzzer for libFuzzer.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -38,7 +45,7 @@ command -v python3 >/dev/null || { echo "search.sh: python3 is required" >&2; ex
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 export PATH="$root/target/release:$PATH"
 "$root/examples/build.sh" "$out/lib" >/dev/null
-for t in ladder halves script length; do
+for t in ladder halves script length hidden; do
     clang-19 -g -O1 -fsanitize=fuzzer "$root/examples/search/$t.c" -o "$out/${t}_libfuzzer"
 done
 
@@ -48,15 +55,16 @@ python3 - "$out/raw" <<'PY'
 import os, random, sys
 random.seed(1)
 base = sys.argv[1]
-os.makedirs(f"{base}/ladder"); os.makedirs(f"{base}/halves"); os.makedirs(f"{base}/script"); os.makedirs(f"{base}/length")
+os.makedirs(f"{base}/ladder"); os.makedirs(f"{base}/halves"); os.makedirs(f"{base}/script"); os.makedirs(f"{base}/length"); os.makedirs(f"{base}/hidden")
 for i in range(300):
     n = random.randint(8, 20)
     open(f"{base}/ladder/seed{i:03}", "wb").write(bytes(random.choice(b"abcdefghijKMNOP") for _ in range(n)))
 open(f"{base}/halves/start", "wb").write(b"xxxxxxxxxxxx")
 open(f"{base}/script/start", "wb").write(b"text")
 open(f"{base}/length/start", "wb").write(b"size=100")
+open(f"{base}/hidden/start", "wb").write(b"xxxxxxxx")
 PY
-for t in ladder halves script length; do
+for t in ladder halves script length hidden; do
     fuzz-convert import -testdata "$out/testdata" -target "$t" "$out/raw/$t" >/dev/null
 done
 
@@ -71,11 +79,12 @@ ours() { # target flags... -> seconds to the bug, or -
     end=$(date +%s.%N)
     if [ "$status" -eq 1 ]; then printf '%.2f' "$(echo "$end - $start" | bc)"; else printf -- '-'; fi
 }
-theirs() { # target -> seconds to the bug, or -
+theirs() { # target flags... -> seconds to the bug, or -
     local t="$1" dir="$out/lf-$RANDOM$RANDOM" start end
+    shift
     mkdir -p "$dir/corpus"
     start=$(date +%s.%N)
-    (cd "$dir" && "$out/${t}_libfuzzer" -use_cmp=0 -max_total_time="$cap" corpus "$out/raw/$t" >/dev/null 2>&1) || true
+    (cd "$dir" && "$out/${t}_libfuzzer" -use_cmp=0 -max_total_time="$cap" "$@" corpus "$out/raw/$t" >/dev/null 2>&1) || true
     end=$(date +%s.%N)
     if ls "$dir"/crash-* >/dev/null 2>&1; then printf '%.2f' "$(echo "$end - $start" | bc)"; else printf -- '-'; fi
 }
@@ -119,6 +128,14 @@ if want length; then
     row "fuzz-run -ascii_num 1 (numbers as numbers)" ours length -ascii_num 1
     row "fuzz-run (the default, -ascii_num 0)" ours length
     row "libFuzzer 19 -use_cmp=0" theirs length
+    echo
+fi
+if want hidden; then
+    header "eight decisions no edge shows (examples/search/hidden.c):"
+    row "fuzz-run -cmp_outcomes 1 (outcomes as coverage)" ours hidden -cmp_outcomes 1
+    row "fuzz-run (the default, -cmp_outcomes 0)" ours hidden
+    row "libFuzzer 19 -use_cmp=0" theirs hidden
+    row "libFuzzer 19 -use_cmp=0 -use_value_profile=1" theirs hidden -use_value_profile=1
     echo
 fi
 echo "seconds to the planted bug; - = not found in ${cap}s"

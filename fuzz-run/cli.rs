@@ -394,11 +394,12 @@ edges (240 features)
 (240 features), crashers 1; stopped: finding
 
 The progress line keeps Go's fields in Go's order and appends the coverage (edges: coverage counters
-reached; features: counters and hit-count buckets) and, once there are any, \", crashers: N\". With
-an empty corpus, Go's baseline lines are replaced by \"now fuzzing with N workers\". Every target's
-run ends with the \"fuzz: done\" line: how long it was fuzzed, executions and their rate, the
-corpus, the coverage, the crashers saved and why it stopped: time (its -fuzztime), finding, or
-interrupted (Ctrl-C, SIGTERM, SIGHUP). No line is said twice.
+reached; features: counters and hit-count buckets, and comparison outcomes with -cmp_outcomes 1)
+and, once there are any, \", crashers: N\". With an empty corpus, Go's baseline lines are replaced
+by \"now fuzzing with N workers\". Every target's run ends with the \"fuzz: done\" line: how long it
+was fuzzed, executions and their rate, the corpus, the coverage, the crashers saved and why it
+stopped: time (its -fuzztime), finding, or interrupted (Ctrl-C, SIGTERM, SIGHUP). No line is said
+twice.
 
 A failure, on standard output:
 
