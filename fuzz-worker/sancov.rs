@@ -10,7 +10,9 @@
 //! worker reads and resets them between executions (`coverage.rs`).
 //! Comparison operands go into small fixed tables, overwritten as they
 //! fill, so that a callback costs a hash and a store (real targets make
-//! hundreds of thousands of them per input).
+//! tens of thousands of them per input); the integer table and its
+//! callbacks are in C, which has the caller's address (the comparison site
+//! that `-cmp_outcomes` counts).
 //!
 //! Invariant: targets run on the worker's main thread; the tables are
 //! written without locks. A target's own threads may race on them, which
@@ -182,15 +184,9 @@ pub struct MemCmp {
     pub b_len: u8,
 }
 
+/// The integer comparison table's entries (c/sancov.c's `INT_CMPS`).
 pub const INT_CMPS: usize = 1024;
 pub const MEM_CMPS: usize = 256;
-pub static INT_TABLE: Racy<[IntCmp; INT_CMPS]> = Racy::new(
-    [IntCmp {
-        a: 0,
-        b: 0,
-        size: 0,
-    }; INT_CMPS],
-);
 pub static MEM_TABLE: Racy<[MemCmp; MEM_CMPS]> = Racy::new(
     [MemCmp {
         a: [0; 32],
@@ -200,26 +196,20 @@ pub static MEM_TABLE: Racy<[MemCmp; MEM_CMPS]> = Racy::new(
     }; MEM_CMPS],
 );
 
-#[inline(always)]
-fn record(a: u64, b: u64, size: u8) {
-    if a == b {
-        return;
-    }
-    let h = (a ^ b.rotate_left(23) ^ size as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let i = (h >> 54) as usize; // 10 bits
-                                // SAFETY: i < INT_CMPS (10 bits); see the module invariant.
-    unsafe {
-        (*INT_TABLE.get())[i] = IntCmp { a, b, size };
-    }
+extern "C" {
+    /// The integer comparisons, written by c/sancov.c's callbacks (which
+    /// are there for the caller's address) and by `record`.
+    static mut fuzz_worker_int_table: [IntCmp; INT_CMPS];
+    fn fuzz_worker_record(a: u64, b: u64, size: u8);
 }
 
-/// The integer comparison callbacks (`__sanitizer_cov_trace_cmp1` …
-/// `const_cmp8`) are in c/sancov.c, which notes each site's outcome (it
-/// needs the caller's address) and hands the operands here.
-#[no_mangle]
-pub extern "C" fn fuzz_worker_cmp(a: u64, b: u64, size: u8) {
-    record(a, b, size)
+/// Records an unequal comparison into the integer table (c/sancov.c), as
+/// the integer comparison callbacks do.
+fn record(a: u64, b: u64, size: u8) {
+    // SAFETY: a plain C function writing a plain table.
+    unsafe { fuzz_worker_record(a, b, size) }
 }
+
 /// gcc's float comparison hooks: the bit patterns are what an input holds.
 #[no_mangle]
 pub extern "C" fn __sanitizer_cov_trace_cmpf(a: f32, b: f32) {
@@ -318,7 +308,7 @@ pub fn set_tracing(on: bool) {
 /// The comparisons recorded so far (non-empty entries), for the mutator.
 pub fn int_comparisons() -> Vec<IntCmp> {
     // SAFETY: a copy of a plain table; see the module invariant.
-    let table = unsafe { *INT_TABLE.get() };
+    let table = unsafe { *std::ptr::addr_of!(fuzz_worker_int_table) };
     table.iter().copied().filter(|c| c.size != 0).collect()
 }
 
@@ -368,7 +358,7 @@ pub fn hints() -> fuzz_core::search::hints::Hints {
 pub fn clear_comparisons() {
     // SAFETY: as above.
     unsafe {
-        *INT_TABLE.get() = [IntCmp::default(); INT_CMPS];
+        *std::ptr::addr_of_mut!(fuzz_worker_int_table) = [IntCmp::default(); INT_CMPS];
         *MEM_TABLE.get() = [MemCmp::default(); MEM_CMPS];
     }
 }

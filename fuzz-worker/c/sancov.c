@@ -5,16 +5,17 @@
  *    builds reference (stable Rust cannot define a TLS export);
  *  - __sanitizer_cov_trace_pc, which needs its caller's address (gcc's
  *    trace-pc gives no guard, only the return address);
- *  - the integer comparison callbacks, which need theirs too for the
- *    outcome of each comparison site (fuzz-run -cmp_outcomes) before they
- *    hand the operands to the Rust table;
+ *  - the integer comparison callbacks, which need theirs too (the site of
+ *    each comparison, for fuzz-run -cmp_outcomes), and the operand table
+ *    they record into;
  *  - the libc comparison functions fuzz-worker interposes (memcmp, bcmp,
  *    strcmp, ...), so that comparisons made through libc, and Rust slice
  *    equality, reach the fuzzer as libFuzzer's do.
  *
  * This file is compiled with -fno-builtin, so the compiler never turns the
  * comparison loops below back into calls to the functions they define.
- * Everything else (counters, the comparison table) lives in Rust; the hooks
+ * Everything else (counters, the byte-string comparison table) lives in
+ * Rust; the hooks
  * called from here are defined in fuzz-worker/sancov.rs.
  */
 #include <stddef.h>
@@ -68,10 +69,34 @@ void __sanitizer_cov_trace_pc(void) {
     pc_prev = cur >> 1;
 }
 
-/* --- integer comparisons and their outcomes ---------------------------- */
+/* --- integer comparisons ---------------------------------------------- */
 
-/* Defined in Rust: records the operands for the mutator's hints. */
-void fuzz_worker_cmp(uint64_t a, uint64_t b, uint8_t size);
+/* The operand table the mutator draws its hints from (read in Rust,
+ * sancov.rs's IntCmp): the latest unequal comparisons, hashed by their
+ * operands, overwritten as it fills, so that a callback costs a hash and a
+ * store (real targets make tens of thousands of comparisons per input). */
+struct int_cmp {
+    uint64_t a, b;
+    uint8_t size;
+};
+#define INT_CMPS 1024
+/* Hidden: one instruction to reach from here (no GOT), still linked to
+ * the Rust half of the same executable. */
+__attribute__((visibility("hidden"))) struct int_cmp fuzz_worker_int_table[INT_CMPS];
+
+static inline void record(uint64_t a, uint64_t b, uint8_t size) {
+    if (a == b)
+        return;
+    uint64_t h = (a ^ (b << 23 | b >> 41) ^ size) * 0x9e3779b97f4a7c15ULL;
+    struct int_cmp *e = &fuzz_worker_int_table[h >> 54]; /* 10 bits */
+    e->a = a;
+    e->b = b;
+    e->size = size;
+}
+
+/* For the Rust callbacks that record operands too (floats, switches,
+ * divisions, array indices). */
+void fuzz_worker_record(uint64_t a, uint64_t b, uint8_t size) { record(a, b, size); }
 
 /* Comparison outcomes (fuzz-run -cmp_outcomes): each comparison site, named
  * by its return address relative to the target library, has three slots,
@@ -82,17 +107,19 @@ void fuzz_worker_cmp(uint64_t a, uint64_t b, uint8_t size);
  * decisions. A slot is set once per execution and listed as it is set, so
  * that the worker reads only the slots set (fuzz-worker/coverage.rs). */
 #define OUTCOME_BITS 18
-uint64_t fuzz_worker_outcome_seen[(1 << OUTCOME_BITS) / 64];
-uint32_t fuzz_worker_outcome_list[1 << OUTCOME_BITS];
-uint32_t fuzz_worker_outcome_count;
-int fuzz_worker_outcomes_on;
+__attribute__((visibility("hidden"))) uint64_t fuzz_worker_outcome_seen[(1 << OUTCOME_BITS) / 64];
+__attribute__((visibility("hidden"))) uint32_t fuzz_worker_outcome_list[1 << OUTCOME_BITS];
+__attribute__((visibility("hidden"))) uint32_t fuzz_worker_outcome_count;
+/* On when non-zero (set in Rust, before any target runs). */
+__attribute__((visibility("hidden"))) int fuzz_worker_outcomes_on;
 static uintptr_t outcome_lo;
 
 void fuzz_worker_outcome_module(uintptr_t lo) { outcome_lo = lo; }
 
-static inline void outcome(uintptr_t pc, uint64_t a, uint64_t b) {
-    if (!fuzz_worker_outcomes_on)
-        return;
+/* Apart from the callbacks, so that their common path (off) saves no
+ * register: this is a tail call from them. */
+__attribute__((noinline)) static void outcome_and_record(uintptr_t pc, uint64_t a, uint64_t b,
+                                                               uint8_t size) {
     /* Relative to the library, so that every worker numbers its sites
      * alike (a site in another module gets some other number, the same in
      * every execution of this process). */
@@ -106,12 +133,18 @@ static inline void outcome(uintptr_t pc, uint64_t a, uint64_t b) {
         *word |= bit;
         fuzz_worker_outcome_list[fuzz_worker_outcome_count++] = i;
     }
+    record(a, b, size);
 }
 
+/* The callbacks are here, not in Rust, for the return address: the
+ * comparison site, whose outcome fuzz-run -cmp_outcomes counts. Off, a
+ * callback is the record and one load and branch more. */
 #define CMP(name, type, size)                                                                      \
     void name(type a, type b) {                                                                    \
-        outcome((uintptr_t)__builtin_return_address(0), a, b);                                     \
-        fuzz_worker_cmp(a, b, size);                                                               \
+        if (__builtin_expect(fuzz_worker_outcomes_on, 0))                                          \
+            outcome_and_record((uintptr_t)__builtin_return_address(0), a, b, size);                \
+        else                                                                                       \
+            record(a, b, size);                                                                    \
     }
 CMP(__sanitizer_cov_trace_cmp1, uint8_t, 1)
 CMP(__sanitizer_cov_trace_cmp2, uint16_t, 2)
