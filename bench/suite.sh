@@ -204,7 +204,9 @@ fi
 
 mode_dir="$out/$mode"
 mkdir -p "$mode_dir"
-# Finished runs. quick: in bench/out, afresh each time. full: in the
+# Finished runs. quick: in bench/out, afresh each time (the sitting before
+# is kept whole in bench/out/suite/quick.prev until the next one starts:
+# its runs' logs and findings, its tables). full: in the
 # committed files bench/suite/campaign/{runs,timeline}.tsv, one row per
 # finished run (and per corpus sample), so that a campaign goes on in
 # another session from a fresh clone: commit them as it goes.
@@ -215,7 +217,11 @@ if [ "$mode" = full ]; then
 else
     store="$mode_dir"
 fi
-if [ "$mode" = quick ] || [ "${FRESH:-0}" != 0 ]; then
+if [ "$mode" = quick ]; then
+    rm -rf "$out/quick.prev"
+    mv "$mode_dir" "$out/quick.prev"
+    mkdir -p "$mode_dir"
+elif [ "${FRESH:-0}" != 0 ]; then
     rm -rf "$mode_dir/runs" "$store/runs.tsv" "$store/timeline.tsv"
 fi
 mkdir -p "$store"
