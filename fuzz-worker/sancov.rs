@@ -186,6 +186,8 @@ pub struct MemCmp {
 
 /// The integer comparison table's entries (c/sancov.c's `INT_CMPS`).
 pub const INT_CMPS: usize = 1024;
+// c/sancov.c's `struct int_cmp` is this size too (it asserts the same).
+const _: () = assert!(std::mem::size_of::<IntCmp>() == 24);
 pub const MEM_CMPS: usize = 256;
 pub static MEM_TABLE: Racy<[MemCmp; MEM_CMPS]> = Racy::new(
     [MemCmp {

@@ -15,8 +15,7 @@
  * This file is compiled with -fno-builtin, so the compiler never turns the
  * comparison loops below back into calls to the functions they define.
  * Everything else (counters, the byte-string comparison table) lives in
- * Rust; the hooks
- * called from here are defined in fuzz-worker/sancov.rs.
+ * Rust; the hooks called from here are defined in fuzz-worker/sancov.rs.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -79,6 +78,8 @@ struct int_cmp {
     uint64_t a, b;
     uint8_t size;
 };
+/* Rust reads it as [IntCmp; INT_CMPS] (sancov.rs checks the same size). */
+_Static_assert(sizeof(struct int_cmp) == 24, "struct int_cmp is sancov.rs's IntCmp");
 #define INT_CMPS 1024
 /* Hidden: one instruction to reach from here (no GOT), still linked to
  * the Rust half of the same executable. */
@@ -119,7 +120,7 @@ void fuzz_worker_outcome_module(uintptr_t lo) { outcome_lo = lo; }
 /* Apart from the callbacks, so that their common path (off) saves no
  * register: this is a tail call from them. */
 __attribute__((noinline)) static void outcome_and_record(uintptr_t pc, uint64_t a, uint64_t b,
-                                                               uint8_t size) {
+                                                         uint8_t size) {
     /* Relative to the library, so that every worker numbers its sites
      * alike (a site in another module gets some other number, the same in
      * every execution of this process). */
