@@ -45,17 +45,19 @@ command -v python3 >/dev/null || { echo "search.sh: python3 is required" >&2; ex
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 export PATH="$root/target/release:$PATH"
 "$root/examples/build.sh" "$out/lib" >/dev/null
-for t in ladder halves script length hidden; do
+targets="ladder halves script length hidden"
+for t in $targets; do
     clang-19 -g -O1 -fsanitize=fuzzer "$root/examples/search/$t.c" -o "$out/${t}_libfuzzer"
 done
 
 # The seeds: 300 useless ones for the ladder, one for the halves; raw files
 # for libFuzzer and v1 files for fuzz-run (fuzz-convert import).
-python3 - "$out/raw" <<'PY'
+python3 - "$out/raw" "$targets" <<'PY'
 import os, random, sys
 random.seed(1)
 base = sys.argv[1]
-os.makedirs(f"{base}/ladder"); os.makedirs(f"{base}/halves"); os.makedirs(f"{base}/script"); os.makedirs(f"{base}/length"); os.makedirs(f"{base}/hidden")
+for t in sys.argv[2].split():
+    os.makedirs(f"{base}/{t}")
 for i in range(300):
     n = random.randint(8, 20)
     open(f"{base}/ladder/seed{i:03}", "wb").write(bytes(random.choice(b"abcdefghijKMNOP") for _ in range(n)))
@@ -64,7 +66,7 @@ open(f"{base}/script/start", "wb").write(b"text")
 open(f"{base}/length/start", "wb").write(b"size=100")
 open(f"{base}/hidden/start", "wb").write(b"xxxxxxxx")
 PY
-for t in ladder halves script length hidden; do
+for t in $targets; do
     fuzz-convert import -testdata "$out/testdata" -target "$t" "$out/raw/$t" >/dev/null
 done
 
