@@ -54,8 +54,8 @@ use std::path::PathBuf;
         every process of it) is a stop, not a finding.\n\n\
         The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
         -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, \
-        -ascii_num, -cmp_outcomes, -entropic, -cross_over, -len_control, -seed, -sync, -sync_id, \
-        -sync_interval) are ignored without it."
+        -ascii_num, -cmp_outcomes, -entropic, -size_weight, -fresh_weight, -cross_over, \
+        -len_control, -seed, -sync, -sync_id, -sync_interval) are ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
@@ -222,6 +222,29 @@ pub struct Cli {
         action = clap::ArgAction::Set
     )]
     pub cmp_outcomes: bool,
+
+    /// With -entropic, weigh smaller entries more (1, the default: an entry's weight is divided
+    /// by 1 + √(size/64)), or weigh them by what they reach and their speed alone (0), as AFL++
+    /// 4.40c nearly does.
+    #[arg(
+        long = "size_weight",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
+    pub size_weight: bool,
+
+    /// With -entropic, weigh an entry 4 times more until it has been the parent of 64 chains of
+    /// mutations (1), as AFL++ weighs entries not yet fuzzed; or not (0, the default).
+    #[arg(
+        long = "fresh_weight",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
+    pub fresh_weight: bool,
 
     /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest
     /// by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to

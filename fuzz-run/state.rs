@@ -59,6 +59,8 @@ impl Config {
                 auto_dict: cli.auto_dict,
                 utf8: cli.utf8,
                 ascii_num: cli.ascii_num,
+                size_weight: cli.size_weight,
+                fresh_weight: cli.fresh_weight,
             },
         }
     }
@@ -585,6 +587,8 @@ pub mod tests {
                 auto_dict: true,
                 utf8: false,
                 ascii_num: true,
+                size_weight: true,
+                fresh_weight: false,
             },
         }
     }

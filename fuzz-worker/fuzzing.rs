@@ -29,7 +29,7 @@ use crate::executor::{Executor, Mark, Verdict};
 use crate::sancov;
 use fuzz_core::search::mutator::{Mutator, CHAIN};
 use fuzz_core::search::rng::Rng;
-use fuzz_core::search::schedule::{self, Schedule};
+use fuzz_core::search::schedule::{self, Schedule, Weights};
 use fuzz_core::worker::protocol::{Found, Search};
 use fuzz_core::worker::shm::MutatorCall;
 use fuzz_core::{format::codec, Value};
@@ -253,6 +253,10 @@ impl Fuzzer {
         slice: &Slice,
     ) -> (u64, Option<Found>) {
         let search = slice.search;
+        self.schedule.set_weights(Weights {
+            size: search.size_weight,
+            fresh: search.fresh_weight,
+        });
         let mut mutator = Mutator::new(slice.seed, slice.max_len);
         let mut values = parent.to_vec();
         let mut cap = slice.max_len;
@@ -605,6 +609,8 @@ mod tests {
                 auto_dict: true,
                 utf8: true,
                 ascii_num: true,
+                size_weight: true,
+                fresh_weight: false,
             },
         }
     }

@@ -69,6 +69,28 @@ fn splicing_joins_two_halves_found_apart() {
     found_abort(&r, "halves", started);
 }
 
+/// The queue weights switched the other way round (AFL++'s tuning: size
+/// ignored, new entries first) still pick the entries the bug needs.
+#[test]
+fn the_other_queue_weights_find_the_halves_too() {
+    let w = Work::new();
+    seed_file(&w, "halves", "start", b"xxxxxxxxxxxx");
+    let started = Instant::now();
+    let r = fuzz(
+        &w,
+        &example_lib("libhalves.so"),
+        &[
+            "-fuzztime",
+            "60s",
+            "-size_weight",
+            "0",
+            "-fresh_weight",
+            "1",
+        ],
+    );
+    found_abort(&r, "halves", started);
+}
+
 #[test]
 fn every_switch_off_is_go_s_engine_and_still_runs() {
     let w = Work::new();
@@ -87,6 +109,10 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         "-ascii_num",
         "0",
         "-cmp_outcomes",
+        "0",
+        "-size_weight",
+        "0",
+        "-fresh_weight",
         "0",
         "-fuzztime",
         "20000x",
@@ -107,6 +133,8 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         ("-utf8", "on"),
         ("-ascii_num", "2"),
         ("-cmp_outcomes", "yes"),
+        ("-size_weight", "-1"),
+        ("-fresh_weight", "2"),
     ] {
         let r = fuzz(&w, &example_lib("libhalves.so"), &[flag, bad]).expect(2);
         r.one_line_error("fuzz-run", flag);

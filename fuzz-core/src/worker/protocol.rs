@@ -240,6 +240,12 @@ pub struct Search {
     /// Now and then change a number written as decimal text as a number
     /// (`crate::search::asciinum`).
     pub ascii_num: bool,
+    /// With `entropic`, smaller entries weigh more
+    /// (`crate::search::schedule::Weights::size`).
+    pub size_weight: bool,
+    /// With `entropic`, a new entry weighs more until it has been the
+    /// parent of a few chains (`crate::search::schedule::Weights::fresh`).
+    pub fresh_weight: bool,
 }
 
 /// What a minimization must keep.
@@ -412,6 +418,8 @@ mod tests {
                 auto_dict: true,
                 utf8: true,
                 ascii_num: true,
+                size_weight: true,
+                fresh_weight: false,
             },
         };
         let line = to_line(&r);
