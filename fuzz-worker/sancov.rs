@@ -184,7 +184,8 @@ pub struct MemCmp {
     pub b_len: u8,
 }
 
-/// The integer comparison table's entries (c/sancov.c's `INT_CMPS`).
+/// The integer comparison table's entries (c/sancov.c's `INT_CMPS`; a test checks that
+/// the two sides agree).
 pub const INT_CMPS: usize = 1024;
 // c/sancov.c's `struct int_cmp` is this size too (it asserts the same).
 const _: () = assert!(std::mem::size_of::<IntCmp>() == 24);
@@ -202,6 +203,9 @@ extern "C" {
     /// The integer comparisons, written by c/sancov.c's callbacks (which
     /// are there for the caller's address) and by `record`.
     static mut fuzz_worker_int_table: [IntCmp; INT_CMPS];
+    /// Its size in C, for the test that the two sides agree.
+    #[cfg(test)]
+    static fuzz_worker_int_table_bytes: u64;
     fn fuzz_worker_record(a: u64, b: u64, size: u8);
 }
 
@@ -376,4 +380,16 @@ pub fn add_pc_module(lo: usize, hi: usize) {
 pub fn reset_pc_edge() {
     // SAFETY: resets a thread-local in c/sancov.c.
     unsafe { fuzz_worker_pc_reset_edge() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_reads_the_integer_table_c_writes_no_further() {
+        // SAFETY: a constant, written once by the C compiler.
+        let c = unsafe { fuzz_worker_int_table_bytes };
+        assert_eq!(c as usize, std::mem::size_of::<[IntCmp; INT_CMPS]>());
+    }
 }

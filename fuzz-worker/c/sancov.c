@@ -80,16 +80,20 @@ struct int_cmp {
 };
 /* Rust reads it as [IntCmp; INT_CMPS] (sancov.rs checks the same size). */
 _Static_assert(sizeof(struct int_cmp) == 24, "struct int_cmp is sancov.rs's IntCmp");
-#define INT_CMPS 1024
+#define HASH_BITS 10
+#define INT_CMPS (1 << HASH_BITS)
 /* Hidden: one instruction to reach from here (no GOT), still linked to
  * the Rust half of the same executable. */
 __attribute__((visibility("hidden"))) struct int_cmp fuzz_worker_int_table[INT_CMPS];
+/* Its size, for sancov.rs's test that Rust reads no more than there is. */
+__attribute__((visibility("hidden"))) const uint64_t fuzz_worker_int_table_bytes =
+    sizeof fuzz_worker_int_table;
 
 static inline void record(uint64_t a, uint64_t b, uint8_t size) {
     if (a == b)
         return;
     uint64_t h = (a ^ (b << 23 | b >> 41) ^ size) * 0x9e3779b97f4a7c15ULL;
-    struct int_cmp *e = &fuzz_worker_int_table[h >> 54]; /* 10 bits */
+    struct int_cmp *e = &fuzz_worker_int_table[h >> (64 - HASH_BITS)];
     e->a = a;
     e->b = b;
     e->size = size;
