@@ -38,6 +38,8 @@
 #   fuzz-run-no-size-weight  -size_weight=0 (parents not weighed by size)
 #   fuzz-run-fresh-weight    -fresh_weight=1 (a new entry weighs 4x until it
 #                            has parented 64 chains; off by default)
+#   fuzz-run-stack           -stack=1 (1, 2, 4 or 8 mutations stacked on each
+#                            input of a chain; off by default)
 #   fuzz-run-dict            -dict bench/suite/dict/TARGET.dict (not cmp)
 #   fuzz-run-cmp-lib         a build without trace-cmp (fr-fast/), with the
 #                            trace-cmp build as -cmp_lib (AFL++'s CmpLog way)
@@ -125,7 +127,7 @@ ncpu="$(nproc)"
 all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
 fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-cmp-outcomes \
-fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-dict fuzz-run-cmp-lib"
+fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-stack fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 # Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
 wide_engines="fuzz-run-sync2 fuzz-run-parallel2"
@@ -279,6 +281,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-cmp-outcomes) echo cmp_outcomes ;;
     fuzz-run-no-size-weight) echo size_weight ;;
     fuzz-run-fresh-weight) echo fresh_weight ;;
+    fuzz-run-stack) echo stack ;;
     fuzz-run-dict) echo dict ;;
     fuzz-run-cmp-lib) echo cmp_lib ;;
     esac
@@ -701,6 +704,7 @@ run_one() {
         fuzz-run-cmp-outcomes) cmd+=(-cmp_outcomes=1) ;;
         fuzz-run-no-size-weight) cmd+=(-size_weight=0) ;;
         fuzz-run-fresh-weight) cmd+=(-fresh_weight=1) ;;
+        fuzz-run-stack) cmd+=(-stack=1) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;
         fuzz-run-sync2) cmd=("$suite/pair.sh" "$d/sync" "${cmd[@]}") ;;

@@ -37,8 +37,9 @@ use std::path::PathBuf;
         in the target's code (-auto_dict), dictionary words (-dict), whole UTF-8 characters \
         written into text (-utf8 1, off by default), numbers written as text changed as numbers \
         (-ascii_num 1, off by default), each comparison's outcome counted as coverage \
-        (-cmp_outcomes 1, off by default), parents chosen by the rarity of the coverage \
-        they reach instead of round-robin (-entropic), two entries spliced into one (-cross_over), \
+        (-cmp_outcomes 1, off by default), several mutations stacked on each input (-stack 1, \
+        off by default), parents chosen by the rarity of the coverage they reach instead of \
+        round-robin (-entropic), two entries spliced into one (-cross_over), \
         and inputs that grow by small steps (-len_control). An input that reaches new coverage is \
         minimized (for at most 1 s, and in all for at most a tenth of the executions, beyond which \
         inputs are kept as found) and written to the cache; a failure is minimized within \
@@ -54,7 +55,7 @@ use std::path::PathBuf;
         every process of it) is a stop, not a finding.\n\n\
         The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
         -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, \
-        -ascii_num, -cmp_outcomes, -entropic, -size_weight, -fresh_weight, -cross_over, \
+        -ascii_num, -cmp_outcomes, -entropic, -size_weight, -fresh_weight, -stack, -cross_over, \
         -len_control, -seed, -sync, -sync_id, -sync_interval) are ignored without it."
 )]
 pub struct Cli {
@@ -245,6 +246,19 @@ pub struct Cli {
         action = clap::ArgAction::Set
     )]
     pub fresh_weight: bool,
+
+    /// Stack several mutations on each input of a chain of mutations (1): each chain draws a
+    /// height of 1, 2, 4 or 8, and each of its inputs gets 1 to that many mutations more than the
+    /// one before, as AFL++'s havoc stacks 1 to 2, 4, 8 or 16 on each input; or one each, as Go
+    /// and libFuzzer do (0, the default).
+    #[arg(
+        long = "stack",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
+    pub stack: bool,
 
     /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest
     /// by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to

@@ -61,6 +61,7 @@ impl Config {
                 ascii_num: cli.ascii_num,
                 size_weight: cli.size_weight,
                 fresh_weight: cli.fresh_weight,
+                stack: cli.stack,
             },
         }
     }
@@ -589,6 +590,7 @@ pub mod tests {
                 ascii_num: true,
                 size_weight: true,
                 fresh_weight: false,
+                stack: false,
             },
         }
     }

@@ -21,7 +21,9 @@
 //! - and writes whole characters outside ASCII into arguments that are
 //!   valid UTF-8 (`utf8`, `fuzz_core::search::utf8`),
 //! - and changes numbers written as decimal text as numbers (`ascii_num`,
-//!   `fuzz_core::search::asciinum`).
+//!   `fuzz_core::search::asciinum`),
+//! - and stacks several mutations on each input of a chain (`stack`), as
+//!   AFL++'s havoc does.
 
 use crate::coverage::{Feature, BUCKET_BITS};
 use crate::custom::Custom;
@@ -87,6 +89,9 @@ const UTF8_ONE_IN: usize = 16;
 /// One mutation in this many changes a number written as text
 /// (`-ascii_num`).
 const ASCII_NUM_ONE_IN: usize = 16;
+/// With `-stack`, each input of a chain gets 1 to 2^k more mutations, k
+/// below this, drawn for each chain.
+const STACK_POW2: usize = 4;
 /// One chain in this many starts from a splice of two entries.
 const SPLICE_ONE_IN: usize = 8;
 /// The automatic dictionary holds at most this many words.
@@ -262,6 +267,7 @@ impl Fuzzer {
         let mut cap = slice.max_len;
         let mut hints = fuzz_core::search::hints::Hints::default();
         let mut execs: u64 = 0;
+        let mut stack_max = 1;
         let mut clock = Clock::new(slice.deadline.is_none());
         loop {
             if slice.max_execs.is_some_and(|m| execs >= m) {
@@ -290,13 +296,16 @@ impl Fuzzer {
                     slice,
                 );
                 mutator.set_max_len(cap);
+                stack_max = stack_height(search.stack, mutator.rng_mut());
                 if slice.use_cmp && cmp_lib && self.chains % CMP_LIB_CHAIN_EVERY == 0 {
                     exec.exec_for_comparisons(&values);
                     hints = sancov::hints();
                 }
                 self.chains += 1;
             }
-            self.mutate(exec, &mut values, &hints, &mut mutator, cap, slice);
+            for _ in 0..stacked(stack_max, mutator.rng_mut()) {
+                self.mutate(exec, &mut values, &hints, &mut mutator, cap, slice);
+            }
             let ret = exec.exec(&values);
             execs += 1;
             self.since_refresh += 1;
@@ -563,6 +572,27 @@ impl Fuzzer {
     }
 }
 
+/// The most mutations a chain stacks on each of its inputs: one, or with
+/// `-stack` 1, 2, 4 or 8, drawn for each chain as AFL++'s havoc draws 2 to
+/// 16 for each pick (the generator is not drawn when off, so that a
+/// seeded run without it makes the same inputs as before).
+fn stack_height(stack: bool, rng: &mut Rng) -> usize {
+    if stack {
+        1 << rng.intn(STACK_POW2)
+    } else {
+        1
+    }
+}
+
+/// How many mutations the next input of a chain gets: 1 to `height`.
+fn stacked(height: usize, rng: &mut Rng) -> usize {
+    if height > 1 {
+        1 + rng.intn(height)
+    } else {
+        1
+    }
+}
+
 /// Word `i` of the lists taken one after the other (`i` below their total
 /// length).
 fn nth_word(lists: [&[Vec<u8>]; 3], mut i: usize) -> &[u8] {
@@ -611,6 +641,7 @@ mod tests {
                 ascii_num: true,
                 size_weight: true,
                 fresh_weight: false,
+                stack: false,
             },
         }
     }
@@ -737,6 +768,33 @@ mod tests {
             5000,
             "longer than -max_len: keeps its own length"
         );
+    }
+
+    #[test]
+    fn stacking_draws_heights_to_eight_and_nothing_when_off() {
+        let mut rng = Rng::new(5);
+        let mut heights = [0usize; 9];
+        for _ in 0..4000 {
+            heights[stack_height(true, &mut rng)] += 1;
+        }
+        for n in [1, 2, 4, 8] {
+            assert!((800..1200).contains(&heights[n]), "{n}: {heights:?}");
+        }
+        let four = heights[1] + heights[2] + heights[4] + heights[8];
+        assert_eq!(heights.iter().sum::<usize>(), four);
+        let mut counts = [0usize; 9];
+        for _ in 0..8000 {
+            counts[stacked(8, &mut rng)] += 1;
+        }
+        assert_eq!(counts[0], 0);
+        assert!(
+            counts[1..].iter().all(|&c| (800..1200).contains(&c)),
+            "{counts:?}"
+        );
+        let (mut a, mut b) = (Rng::new(5), Rng::new(5));
+        assert_eq!(stack_height(false, &mut a), 1);
+        assert_eq!(stacked(1, &mut a), 1);
+        assert_eq!(a.uint32(), b.uint32(), "off, the generator is not drawn");
     }
 
     #[test]

@@ -91,6 +91,22 @@ fn the_other_queue_weights_find_the_halves_too() {
     found_abort(&r, "halves", started);
 }
 
+/// Several mutations stacked on each input (AFL++'s havoc) still join
+/// the halves: a splice and the stacked mutations after it must not undo
+/// each other's work every time.
+#[test]
+fn stacked_mutations_find_the_halves_too() {
+    let w = Work::new();
+    seed_file(&w, "halves", "start", b"xxxxxxxxxxxx");
+    let started = Instant::now();
+    let r = fuzz(
+        &w,
+        &example_lib("libhalves.so"),
+        &["-fuzztime", "60s", "-stack", "1"],
+    );
+    found_abort(&r, "halves", started);
+}
+
 #[test]
 fn every_switch_off_is_go_s_engine_and_still_runs() {
     let w = Work::new();
@@ -114,6 +130,8 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         "0",
         "-fresh_weight",
         "0",
+        "-stack",
+        "0",
         "-fuzztime",
         "20000x",
         "-json",
@@ -135,6 +153,7 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         ("-cmp_outcomes", "yes"),
         ("-size_weight", "-1"),
         ("-fresh_weight", "2"),
+        ("-stack", "on"),
     ] {
         let r = fuzz(&w, &example_lib("libhalves.so"), &[flag, bad]).expect(2);
         r.one_line_error("fuzz-run", flag);

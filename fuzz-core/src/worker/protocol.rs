@@ -246,6 +246,10 @@ pub struct Search {
     /// With `entropic`, a new entry weighs more until it has been the
     /// parent of a few chains (`crate::search::schedule::Weights::fresh`).
     pub fresh_weight: bool,
+    /// Stack up to 1, 2, 4 or 8 mutations (drawn for each chain) on each
+    /// input of a chain instead of one, as AFL++'s havoc stacks up to 2,
+    /// 4, 8 or 16 (drawn for each pick) on each input.
+    pub stack: bool,
 }
 
 /// What a minimization must keep.
@@ -420,6 +424,7 @@ mod tests {
                 ascii_num: true,
                 size_weight: true,
                 fresh_weight: false,
+                stack: false,
             },
         };
         let line = to_line(&r);
