@@ -60,35 +60,28 @@ fn rarity_climbs_a_ladder_hidden_among_many_seeds() {
     found_abort(&r, "ladder", started);
 }
 
-#[test]
-fn splicing_joins_two_halves_found_apart() {
+/// Fuzzes `halves` from one useless seed with `flags` for at most 60 s:
+/// its planted bug must be found.
+fn halves_found_with(flags: &[&str]) {
     let w = Work::new();
     seed_file(&w, "halves", "start", b"xxxxxxxxxxxx");
     let started = Instant::now();
-    let r = fuzz(&w, &example_lib("libhalves.so"), &["-fuzztime", "60s"]);
+    let mut args = vec!["-fuzztime", "60s"];
+    args.extend_from_slice(flags);
+    let r = fuzz(&w, &example_lib("libhalves.so"), &args);
     found_abort(&r, "halves", started);
+}
+
+#[test]
+fn splicing_joins_two_halves_found_apart() {
+    halves_found_with(&[]);
 }
 
 /// The queue weights switched the other way round (AFL++'s tuning: size
 /// ignored, new entries first) still pick the entries the bug needs.
 #[test]
 fn the_other_queue_weights_find_the_halves_too() {
-    let w = Work::new();
-    seed_file(&w, "halves", "start", b"xxxxxxxxxxxx");
-    let started = Instant::now();
-    let r = fuzz(
-        &w,
-        &example_lib("libhalves.so"),
-        &[
-            "-fuzztime",
-            "60s",
-            "-size_weight",
-            "0",
-            "-fresh_weight",
-            "1",
-        ],
-    );
-    found_abort(&r, "halves", started);
+    halves_found_with(&["-size_weight", "0", "-fresh_weight", "1"]);
 }
 
 /// Several mutations stacked on each input (AFL++'s havoc) still join
@@ -96,15 +89,7 @@ fn the_other_queue_weights_find_the_halves_too() {
 /// each other's work every time.
 #[test]
 fn stacked_mutations_find_the_halves_too() {
-    let w = Work::new();
-    seed_file(&w, "halves", "start", b"xxxxxxxxxxxx");
-    let started = Instant::now();
-    let r = fuzz(
-        &w,
-        &example_lib("libhalves.so"),
-        &["-fuzztime", "60s", "-stack", "1"],
-    );
-    found_abort(&r, "halves", started);
+    halves_found_with(&["-stack", "1"]);
 }
 
 #[test]
