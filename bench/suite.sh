@@ -96,6 +96,11 @@
 # libclang-rt-19-dev, afl++ (which brings clang-14, the LLVM it is built
 # against), golang-go and python3 with apt-get when missing; AFL++ 4.40c is
 # built by bench/aflpp/build.sh (into bench/out/aflpp/) when missing.
+#
+# The whole script is one block, read before anything runs: bash reads a
+# script as it goes, so an edit of this file during an hour-long sitting
+# would otherwise be read from the middle of a line by the running one.
+{
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -1047,3 +1052,5 @@ if [ "$record" = 1 ]; then
         note "appended to bench/RESULTS.md; plots copied to ${store#"$root"/}/plots/"
     fi
 fi
+exit 0
+}
