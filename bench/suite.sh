@@ -38,6 +38,10 @@
 #   fuzz-run-no-size-weight  -size_weight=0 (parents not weighed by size)
 #   fuzz-run-fresh-weight    -fresh_weight=1 (a new entry weighs 4x until it
 #                            has parented 64 chains; off by default)
+#   fuzz-run-fresh-first     -fresh_first=1 (a new favoured entry parents its
+#                            first 64 chains before any other; off by default)
+#   fuzz-run-cull            -cull=1 (only the entries a greedy cover of the
+#                            edges needs are favoured; off by default)
 #   fuzz-run-stack           -stack=1 (1, 2, 4 or 8 mutations stacked on each
 #                            input of a chain; off by default)
 #   fuzz-run-dict            -dict bench/suite/dict/TARGET.dict (not cmp)
@@ -132,7 +136,8 @@ ncpu="$(nproc)"
 all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
 fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-cmp-outcomes \
-fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-stack fuzz-run-dict fuzz-run-cmp-lib"
+fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-fresh-first fuzz-run-cull fuzz-run-stack \
+fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 # Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
 wide_engines="fuzz-run-sync2 fuzz-run-parallel2"
@@ -286,6 +291,8 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-cmp-outcomes) echo cmp_outcomes ;;
     fuzz-run-no-size-weight) echo size_weight ;;
     fuzz-run-fresh-weight) echo fresh_weight ;;
+    fuzz-run-fresh-first) echo fresh_first ;;
+    fuzz-run-cull) echo cull ;;
     fuzz-run-stack) echo stack ;;
     fuzz-run-dict) echo dict ;;
     fuzz-run-cmp-lib) echo cmp_lib ;;
@@ -709,6 +716,8 @@ run_one() {
         fuzz-run-cmp-outcomes) cmd+=(-cmp_outcomes=1) ;;
         fuzz-run-no-size-weight) cmd+=(-size_weight=0) ;;
         fuzz-run-fresh-weight) cmd+=(-fresh_weight=1) ;;
+        fuzz-run-fresh-first) cmd+=(-fresh_first=1) ;;
+        fuzz-run-cull) cmd+=(-cull=1) ;;
         fuzz-run-stack) cmd+=(-stack=1) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;

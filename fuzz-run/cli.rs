@@ -55,8 +55,9 @@ use std::path::PathBuf;
         every process of it) is a stop, not a finding.\n\n\
         The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
         -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, \
-        -ascii_num, -cmp_outcomes, -entropic, -size_weight, -fresh_weight, -stack, -cross_over, \
-        -len_control, -seed, -sync, -sync_id, -sync_interval) are ignored without it."
+        -ascii_num, -cmp_outcomes, -entropic, -size_weight, -fresh_weight, -fresh_first, -cull, \
+        -stack, -cross_over, -len_control, -seed, -sync, -sync_id, -sync_interval) are ignored \
+        without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object).
@@ -246,6 +247,30 @@ pub struct Cli {
         action = clap::ArgAction::Set
     )]
     pub fresh_weight: bool,
+
+    /// With -entropic, mutate each new entry that is favoured before any other, the oldest first,
+    /// until it has been the parent of 64 chains of mutations (1), as AFL++ fuzzes new favoured
+    /// entries first; or let new entries compete by weight alone (0, the default).
+    #[arg(
+        long = "fresh_first",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
+    pub fresh_first: bool,
+
+    /// With -entropic, favour only the entries a greedy cover of the edges needs (1): each edge
+    /// not yet covered takes its smallest entry, which covers all of its edges, as AFL++ culls its
+    /// queue; or favour every edge's smallest entry (0, the default).
+    #[arg(
+        long = "cull",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
+    pub cull: bool,
 
     /// Stack several mutations on each input of a chain of mutations (1): each chain draws a
     /// height of 1, 2, 4 or 8, and each of its inputs gets 1 to that many mutations more than the

@@ -61,6 +61,8 @@ impl Config {
                 ascii_num: cli.ascii_num,
                 size_weight: cli.size_weight,
                 fresh_weight: cli.fresh_weight,
+                fresh_first: cli.fresh_first,
+                cull: cli.cull,
                 stack: cli.stack,
             },
         }
@@ -590,6 +592,8 @@ pub mod tests {
                 ascii_num: true,
                 size_weight: true,
                 fresh_weight: false,
+                fresh_first: false,
+                cull: false,
                 stack: false,
             },
         }

@@ -261,6 +261,8 @@ impl Fuzzer {
         self.schedule.set_weights(Weights {
             size: search.size_weight,
             fresh: search.fresh_weight,
+            first: search.fresh_first,
+            cull: search.cull,
         });
         let mut mutator = Mutator::new(slice.seed, slice.max_len);
         let mut values = parent.to_vec();
@@ -641,6 +643,8 @@ mod tests {
                 ascii_num: true,
                 size_weight: true,
                 fresh_weight: false,
+                fresh_first: false,
+                cull: false,
                 stack: false,
             },
         }

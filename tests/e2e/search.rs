@@ -84,6 +84,13 @@ fn the_other_queue_weights_find_the_halves_too() {
     halves_found_with(&["-size_weight", "0", "-fresh_weight", "1"]);
 }
 
+/// New favoured entries first, and favour for only the entries the cover
+/// of the edges needs (AFL++'s queue), still keep and pick both halves.
+#[test]
+fn new_entries_first_and_a_culled_favoured_set_find_the_halves_too() {
+    halves_found_with(&["-fresh_first", "1", "-cull", "1"]);
+}
+
 /// Several mutations stacked on each input (AFL++'s havoc) still join
 /// the halves: a splice and the stacked mutations after it must not undo
 /// each other's work every time.
@@ -115,6 +122,10 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         "0",
         "-fresh_weight",
         "0",
+        "-fresh_first",
+        "0",
+        "-cull",
+        "0",
         "-stack",
         "0",
         "-fuzztime",
@@ -138,6 +149,8 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         ("-cmp_outcomes", "yes"),
         ("-size_weight", "-1"),
         ("-fresh_weight", "2"),
+        ("-fresh_first", "yes"),
+        ("-cull", "-1"),
         ("-stack", "on"),
     ] {
         let r = fuzz(&w, &example_lib("libhalves.so"), &[flag, bad]).expect(2);

@@ -25,10 +25,14 @@
 //!   and 3 (AFL's performance score), so that a family of slow inputs
 //!   cannot take a run's throughput down with it.
 //!
-//! Two of these weights are switches ([`Weights`]), for their ablations
+//! Four of these choices are switches ([`Weights`]), for their ablations
 //! against AFL++'s tuning, which weighs size little and a new entry much:
-//! the size term (on by default), and a bonus for an entry until it has
-//! been the parent of a few chains (off by default).
+//! the size term (on by default), a bonus for an entry until it has been
+//! the parent of a few chains (off by default), new favoured entries
+//! picked first, before any draw, until they have parented as many chains
+//! (AFL++'s `pending_favored`; off by default), and favour for only the
+//! entries a greedy cover of the edges needs (AFL++'s `cull_queue`; off by
+//! default: every edge's winner is favoured).
 //!
 //! A new entry is weighed as it is added (as favoured: it brings something
 //! new). Everything is weighed again by [`Schedule::refresh`], when the
@@ -37,6 +41,7 @@
 //! them a small share of the time.
 
 use crate::search::rng::Rng;
+use std::collections::VecDeque;
 
 /// One execution in this many is recorded into the hit counts.
 pub const SAMPLE: u64 = 16;
@@ -49,7 +54,8 @@ const UNFAVOURED: f64 = 0.01;
 const FRESH_BONUS: f64 = 4.0;
 const FRESH_PICKS: u32 = 64;
 
-/// Which optional terms weigh an entry's energy.
+/// Which optional terms weigh an entry's energy, which entries are
+/// favoured and which go first.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     /// Divide by 1 + √(size / 64): smaller entries weigh more.
@@ -57,6 +63,14 @@ pub struct Weights {
     /// Weigh an entry [`FRESH_BONUS`] times until it has been picked
     /// [`FRESH_PICKS`] times.
     pub fresh: bool,
+    /// Pick an entry added while this is on before any draw, the oldest
+    /// first, while it is favoured and until it has been picked
+    /// [`FRESH_PICKS`] times.
+    pub first: bool,
+    /// Favour the winners a greedy cover of the edges takes (walking the
+    /// entries in order, each edge not yet covered takes its winner and
+    /// covers all of the winner's edges), not every edge's winner.
+    pub cull: bool,
 }
 
 impl Default for Weights {
@@ -64,6 +78,8 @@ impl Default for Weights {
         Weights {
             size: true,
             fresh: false,
+            first: false,
+            cull: false,
         }
     }
 }
@@ -82,9 +98,13 @@ struct Entry {
 /// The entries, their features and the hit counts of every feature.
 pub struct Schedule {
     hits: Vec<u32>,
-    /// Whether each entry is the smallest to reach one of its features.
+    /// Whether each entry is favoured: the smallest to reach one of its
+    /// edges ([`Weights::cull`]: and taken by the cover).
     favoured: Vec<bool>,
     entries: Vec<Entry>,
+    /// With [`Weights::first`], the entries added since, oldest first,
+    /// that have not yet had their first picks.
+    pending: VecDeque<u32>,
     /// Cumulative energies, for picking by binary search.
     cumulative: Vec<f64>,
     /// Features summed over all entries: the cost of one refresh.
@@ -109,6 +129,7 @@ impl Schedule {
             hits: vec![0; features],
             favoured: Vec::new(),
             entries: Vec::new(),
+            pending: VecDeque::new(),
             cumulative: Vec::new(),
             work: 0,
             winner: vec![NONE; (features >> group_bits) + 1],
@@ -119,11 +140,14 @@ impl Schedule {
         }
     }
 
-    /// Sets the optional terms; the energies are weighed again when they
-    /// change.
+    /// Sets the switches; the energies are weighed again when they change
+    /// (favour from the next refresh).
     pub fn set_weights(&mut self, weights: Weights) {
         if weights != self.weights {
             self.weights = weights;
+            if !weights.first {
+                self.pending.clear();
+            }
             self.weigh();
         }
     }
@@ -161,6 +185,9 @@ impl Schedule {
         });
         self.favoured.push(true);
         let i = self.entries.len() - 1;
+        if self.weights.first {
+            self.pending.push_back(i as u32);
+        }
         let total = self.cumulative.last().copied().unwrap_or(0.0) + self.energy(i);
         self.cumulative.push(total);
         i
@@ -220,11 +247,32 @@ impl Schedule {
             }
         }
         self.favoured.iter_mut().for_each(|x| *x = false);
-        for e in &self.entries {
-            for &f in &e.features {
-                let w = std::mem::replace(&mut self.winner[(f >> bits) as usize], NONE);
-                if w != NONE {
-                    self.favoured[w as usize] = true;
+        if self.weights.cull {
+            let mut covered = vec![false; self.winner.len()];
+            for e in &self.entries {
+                for &f in &e.features {
+                    let edge = (f >> bits) as usize;
+                    if !covered[edge] {
+                        let w = self.winner[edge] as usize;
+                        self.favoured[w] = true;
+                        for &g in &self.entries[w].features {
+                            covered[(g >> bits) as usize] = true;
+                        }
+                    }
+                }
+            }
+            for e in &self.entries {
+                for &f in &e.features {
+                    self.winner[(f >> bits) as usize] = NONE;
+                }
+            }
+        } else {
+            for e in &self.entries {
+                for &f in &e.features {
+                    let w = std::mem::replace(&mut self.winner[(f >> bits) as usize], NONE);
+                    if w != NONE {
+                        self.favoured[w as usize] = true;
+                    }
                 }
             }
         }
@@ -243,6 +291,14 @@ impl Schedule {
 
     /// Picks an entry by energy; `None` when there is none.
     pub fn pick(&mut self, rng: &mut Rng) -> Option<usize> {
+        while let Some(&first) = self.pending.front() {
+            let e = &mut self.entries[first as usize];
+            if self.favoured[first as usize] && e.picks < FRESH_PICKS {
+                e.picks += 1;
+                return Some(first as usize);
+            }
+            self.pending.pop_front();
+        }
         let total = *self.cumulative.last()?;
         // 53 random bits as a fraction of the total.
         let draw = ((u64::from(rng.uint32()) << 21) ^ u64::from(rng.uint32() >> 11)) as f64
@@ -339,7 +395,7 @@ mod tests {
         let big = s.add(4000, vec![2], 0);
         s.set_weights(Weights {
             size: false,
-            fresh: false,
+            ..Weights::default()
         });
         assert_eq!(s.energy(small), s.energy(big));
         let mut rng = Rng::new(5);
@@ -353,8 +409,8 @@ mod tests {
     fn a_fresh_entry_weighs_more_until_picked_enough() {
         let mut s = Schedule::new(10, 0);
         s.set_weights(Weights {
-            size: true,
             fresh: true,
+            ..Weights::default()
         });
         let old = s.add(4, vec![1], 0);
         s.entries[old].picks = FRESH_PICKS;
@@ -367,6 +423,57 @@ mod tests {
         }
         s.refresh();
         assert_eq!(s.energy(new), s.energy(old));
+    }
+
+    #[test]
+    fn the_cover_favours_only_the_winners_it_needs() {
+        let weights = |cull| Weights {
+            cull,
+            ..Weights::default()
+        };
+        for (cull, favoured) in [(false, [true, true]), (true, [true, false])] {
+            let mut s = Schedule::new(10, 0);
+            s.set_weights(weights(cull));
+            // The first wins edge 1, the second (smaller) edge 2; the cover
+            // takes the first for edge 1, which covers edge 2 as well.
+            s.add(10, vec![1, 2], 0);
+            s.add(5, vec![2], 0);
+            s.refresh();
+            assert_eq!(s.favoured, favoured, "cull {cull}");
+            assert!(s.winner.iter().all(|&w| w == NONE));
+        }
+    }
+
+    #[test]
+    fn new_favoured_entries_go_first_until_picked_enough() {
+        let mut s = Schedule::new(10, 0);
+        let old = s.add(4, vec![3], 0);
+        s.set_weights(Weights {
+            first: true,
+            cull: true,
+            ..Weights::default()
+        });
+        let a = s.add(10, vec![1, 2], 0);
+        let b = s.add(5, vec![2], 0);
+        let c = s.add(5, vec![4], 0);
+        let mut rng = Rng::new(3);
+        let firsts: Vec<usize> = (0..FRESH_PICKS)
+            .map(|_| s.pick(&mut rng).unwrap())
+            .collect();
+        assert_eq!(firsts, vec![a; FRESH_PICKS as usize]);
+        // The cover leaves b unfavoured: it loses its turn, c has its own.
+        s.refresh();
+        assert!(!s.favoured[b]);
+        for _ in 0..FRESH_PICKS {
+            assert_eq!(s.pick(&mut rng), Some(c));
+        }
+        // Then by draw, the entry from before included.
+        let drawn: Vec<usize> = (0..200).map(|_| s.pick(&mut rng).unwrap()).collect();
+        assert!(drawn.contains(&old) && drawn.contains(&a), "{drawn:?}");
+        // Off, nothing goes first.
+        s.set_weights(Weights::default());
+        let d = s.add(1, vec![5], 0);
+        assert!((0..20).any(|_| s.pick(&mut rng) != Some(d)));
     }
 
     #[test]

@@ -246,6 +246,13 @@ pub struct Search {
     /// With `entropic`, a new entry weighs more until it has been the
     /// parent of a few chains (`crate::search::schedule::Weights::fresh`).
     pub fresh_weight: bool,
+    /// With `entropic`, a new favoured entry is picked before any draw
+    /// until it has been the parent of a few chains
+    /// (`crate::search::schedule::Weights::first`).
+    pub fresh_first: bool,
+    /// With `entropic`, only the entries a greedy cover of the edges
+    /// needs are favoured (`crate::search::schedule::Weights::cull`).
+    pub cull: bool,
     /// Stack up to 1, 2, 4 or 8 mutations (drawn for each chain) on each
     /// input of a chain instead of one, as AFL++'s havoc stacks up to 2,
     /// 4, 8 or 16 (drawn for each pick) on each input.
@@ -424,6 +431,8 @@ mod tests {
                 ascii_num: true,
                 size_weight: true,
                 fresh_weight: false,
+                fresh_first: false,
+                cull: false,
                 stack: false,
             },
         };
