@@ -248,35 +248,49 @@ impl Schedule {
         }
         self.favoured.iter_mut().for_each(|x| *x = false);
         if self.weights.cull {
-            let mut covered = vec![false; self.winner.len()];
-            for e in &self.entries {
-                for &f in &e.features {
-                    let edge = (f >> bits) as usize;
-                    if !covered[edge] {
-                        let w = self.winner[edge] as usize;
-                        self.favoured[w] = true;
-                        for &g in &self.entries[w].features {
-                            covered[(g >> bits) as usize] = true;
-                        }
-                    }
-                }
-            }
-            for e in &self.entries {
-                for &f in &e.features {
-                    self.winner[(f >> bits) as usize] = NONE;
-                }
-            }
+            self.favour_the_cover();
         } else {
-            for e in &self.entries {
-                for &f in &e.features {
-                    let w = std::mem::replace(&mut self.winner[(f >> bits) as usize], NONE);
-                    if w != NONE {
-                        self.favoured[w as usize] = true;
+            self.favour_every_winner();
+        }
+        self.weigh();
+    }
+
+    /// Favours the winner of every edge, and clears the winners.
+    fn favour_every_winner(&mut self) {
+        let bits = self.group_bits;
+        for e in &self.entries {
+            for &f in &e.features {
+                let w = std::mem::replace(&mut self.winner[(f >> bits) as usize], NONE);
+                if w != NONE {
+                    self.favoured[w as usize] = true;
+                }
+            }
+        }
+    }
+
+    /// Favours the winners a greedy cover of the edges takes, and clears
+    /// the winners: walking the entries in order, each edge not yet
+    /// covered takes its winner, which covers all of its own edges.
+    fn favour_the_cover(&mut self) {
+        let bits = self.group_bits;
+        let mut covered = vec![false; self.winner.len()];
+        for e in &self.entries {
+            for &f in &e.features {
+                let edge = (f >> bits) as usize;
+                if !covered[edge] {
+                    let w = self.winner[edge] as usize;
+                    self.favoured[w] = true;
+                    for &g in &self.entries[w].features {
+                        covered[(g >> bits) as usize] = true;
                     }
                 }
             }
         }
-        self.weigh();
+        for e in &self.entries {
+            for &f in &e.features {
+                self.winner[(f >> bits) as usize] = NONE;
+            }
+        }
     }
 
     /// The cumulative energies again, from the favour and hit counts of now.
