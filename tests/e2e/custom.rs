@@ -57,15 +57,20 @@ fn unseal(record: &[u8]) -> Option<&[u8]> {
     (crc32(payload).to_le_bytes() == crc).then_some(payload)
 }
 
+/// The inputs in the generated corpus of a libFuzzer entry.
+fn cached_bytes(w: &Work) -> Vec<Vec<u8>> {
+    w.cache_entries()
+        .iter()
+        .map(|path| one_bytes(&decode(&std::fs::read(path).unwrap()).unwrap()))
+        .collect()
+}
+
 /// The payloads of the sealed records in the generated corpus of a
 /// libFuzzer entry.
 fn cached_sealed(w: &Work) -> Vec<Vec<u8>> {
-    w.cache_entries()
+    cached_bytes(w)
         .iter()
-        .filter_map(|path| {
-            let bytes = one_bytes(&decode(&std::fs::read(path).unwrap()).unwrap());
-            unseal(&bytes).map(<[u8]>::to_vec)
-        })
+        .filter_map(|bytes| unseal(bytes).map(<[u8]>::to_vec))
         .collect()
 }
 
@@ -385,10 +390,7 @@ fn blames_the_mutator(name: &str, extra: &[&str], needle: &str) {
     // Not minimized: it is the input the mutator was given, which the
     // mutator's own records are made from, or a corpus entry (a new entry
     // is minimized by bytes, so it may have lost its seal), or short.
-    let in_corpus = w
-        .cache_entries()
-        .iter()
-        .any(|path| one_bytes(&decode(&std::fs::read(path).unwrap()).unwrap()) == crasher);
+    let in_corpus = cached_bytes(&w).contains(&crasher);
     assert!(
         unseal(&crasher).is_some() || crasher.len() < 4 || in_corpus,
         "{:?}",
