@@ -1,4 +1,4 @@
-//! Command-line conventions shared by the six tools, and every tool's clap
+//! Command-line conventions shared by the seven tools, and every tool's clap
 //! definition.
 //!
 //! The binaries stay thin: each `main` parses its arguments here, calls into
@@ -15,9 +15,12 @@ pub mod find_worker;
 pub mod interrupt;
 pub mod io;
 pub mod man;
+pub mod package;
 pub mod scratch;
 pub mod target;
 
+#[path = "../fuzz-build/cli.rs"]
+pub mod build;
 #[path = "../fuzz-clean/cli.rs"]
 pub mod clean;
 #[path = "../fuzz-convert/cli.rs"]
@@ -43,5 +46,6 @@ pub fn tools() -> Vec<(&'static str, clap::Command, &'static man::Extra)> {
         ("fuzz-convert", convert::Cli::command(), &convert::MAN),
         ("fuzz-corpus", corpus::Cli::command(), &corpus::MAN),
         ("fuzz-clean", clean::Cli::command(), &clean::MAN),
+        ("fuzz-build", build::Cli::command(), &build::MAN),
     ]
 }

@@ -83,6 +83,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         cmp_lib: None,
         cmp_outcomes: false,
         warm_up: true,
+        cwd: None,
     };
     let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;
     let Response::Hello { target: desc, .. } = answer(&rx, &mut worker)? else {

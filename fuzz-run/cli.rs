@@ -60,9 +60,14 @@ use std::path::PathBuf;
         without it."
 )]
 pub struct Cli {
-    /// The target library (a coverage-instrumented shared object).
-    #[arg(value_name = "LIB.so")]
+    /// The target library (a coverage-instrumented shared object), or a Go package's directory,
+    /// whose fuzz tests fuzz-build builds into one (its seed corpus is then <DIR>/testdata/fuzz/).
+    #[arg(value_name = "LIB.so|DIR")]
     pub lib: PathBuf,
+
+    /// The Go package LIB.so was built from, when a directory was given (set by main).
+    #[arg(skip)]
+    pub package: Option<crate::package::Package>,
 
     /// Fuzz the target whose name matches this regular expression; several matching take turns.
     #[arg(long = "fuzz", value_name = "REGEXP")]
@@ -340,6 +345,12 @@ impl Cli {
     /// nothing, a regression run.
     pub fn fuzzing(&self) -> bool {
         self.fuzz.as_deref().is_some_and(|p| !p.is_empty())
+    }
+
+    /// The library as reports name it: the Go package's directory as given
+    /// when it was built from one, else the library's path.
+    pub fn lib_shown(&self) -> &std::path::Path {
+        self.package.as_ref().map_or(&self.lib, |p| &p.operand)
     }
 
     /// A -testdata given on the command line must be a directory, and in

@@ -19,7 +19,7 @@ use fuzz_cli::CliError;
 use fuzz_core::duration::Limit;
 use fuzz_core::store::digest;
 use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
-use fuzz_core::worker::protocol::{self, Response};
+use fuzz_core::worker::protocol::{self, GoStatus, Response};
 use serde_json::json;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -42,6 +42,8 @@ pub enum TurnEnd {
 struct Launcher {
     worker_bin: PathBuf,
     lib: PathBuf,
+    /// The workers' working directory: a Go package's.
+    cwd: Option<PathBuf>,
     dict: Option<PathBuf>,
     cmp_lib: Option<PathBuf>,
     cmp_outcomes: bool,
@@ -69,6 +71,7 @@ impl Launcher {
             cmp_lib: self.cmp_lib.as_deref(),
             cmp_outcomes: self.cmp_outcomes,
             warm_up,
+            cwd: self.cwd.as_deref(),
         };
         let w = Worker::spawn(id, &spawn, self.events.clone()).map_err(CliError::misuse)?;
         Ok((id, w))
@@ -114,12 +117,39 @@ impl Coordinator {
         sync: Option<Rc<RefCell<Syncer>>>,
     ) -> Result<Option<Coordinator>, CliError> {
         let several = reporter.tagged();
-        let (seeds, malformed) = corpus::load(&places.seed_dir, &target.args, Origin::Seed);
-        if !malformed.is_empty() {
-            let details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
-            report_malformed(&target.name, &reporter, &details.join("\n"), several)?;
+        if let Some(go) = target.go.as_ref().filter(|g| g.status != GoStatus::Ok) {
+            // As go test -fuzz: a fuzz test whose set-up failed fails
+            // before any fuzzing (one that skips was left out before).
+            let details = setup_lines(go).join("\n");
+            report_unrunnable(
+                &target.name,
+                &reporter,
+                "fuzz test failed",
+                &details,
+                several,
+            )?;
             return Ok(None);
         }
+        let (files, malformed) = corpus::load(&places.seed_dir, &target.args, Origin::Seed);
+        let go_seeds = corpus::go_seeds(target.go.as_ref(), &target.args);
+        if !malformed.is_empty() || go_seeds.is_err() {
+            let mut details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
+            details.extend(go_seeds.err());
+            report_unrunnable(
+                &target.name,
+                &reporter,
+                "malformed seed corpus",
+                &details.join("\n"),
+                several,
+            )?;
+            return Ok(None);
+        }
+        // As go test: the f.Add values first, then the files.
+        let seeds: Vec<corpus::Entry> = go_seeds
+            .unwrap_or_default()
+            .into_iter()
+            .chain(files)
+            .collect();
         // What a run killed with SIGKILL left half-written in the cache.
         fuzz_core::store::fsutil::sweep(&places.cache_dir, ".tmp-");
         let (cached, bad_cache) = corpus::load(&places.cache_dir, &target.args, Origin::Cache);
@@ -135,6 +165,7 @@ impl Coordinator {
         let launcher = Launcher {
             worker_bin: worker_bin.to_path_buf(),
             lib: cli.lib.clone(),
+            cwd: cli.package.as_ref().map(|p| p.dir.clone()),
             dict: cli.dict.clone(),
             cmp_lib: cli.cmp_lib.clone(),
             cmp_outcomes: cli.cmp_outcomes,
@@ -604,16 +635,17 @@ impl Coordinator {
 }
 
 /// Reports a target whose seed corpus holds malformed files, as Go does.
-fn report_malformed(
+/// A target that fails before any fuzzing: a malformed seed corpus, or a
+/// Go fuzz test whose set-up failed (`headline` says which).
+fn report_unrunnable(
     target: &str,
     reporter: &Reporter,
+    headline: &str,
     details: &str,
     several: bool,
 ) -> Result<(), CliError> {
     if reporter.json {
-        return reporter.event(
-            json!({"event": "failure", "kind": "malformed seed corpus", "message": details}),
-        );
+        return reporter.event(json!({"event": "failure", "kind": headline, "message": details}));
     }
     Failure {
         target,
@@ -622,7 +654,7 @@ fn report_malformed(
         } else {
             reporter.elapsed()
         },
-        headline: "malformed seed corpus",
+        headline,
         details,
         written: None,
         unwritten: None,
@@ -630,6 +662,17 @@ fn report_malformed(
         seed_entry: None,
     }
     .print()
+}
+
+/// What testing printed of a Go fuzz test's set-up that failed (or
+/// skipped), for a report.
+pub fn setup_lines(go: &protocol::GoTest) -> Vec<String> {
+    let said = go.said();
+    if said.is_empty() {
+        vec![go.why()]
+    } else {
+        said.into_iter().map(str::to_string).collect()
+    }
 }
 
 /// Workers per turn: -parallel (default: the CPUs), no more than a count

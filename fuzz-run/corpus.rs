@@ -205,6 +205,34 @@ pub fn load(dir: &Path, types: &[ArgType], origin: Origin) -> (Vec<Entry>, Vec<f
     (good, bad)
 }
 
+/// A Go fuzz test's `f.Add` values (`fuzz-worker list` shows them as
+/// corpus files in Go's encoding), as seed entries named as go test names
+/// them: `seed#0`, `seed#1`, … Go's set-up checked their types already; one
+/// that does not decode as Go wrote it is an error.
+pub fn go_seeds(
+    go: Option<&fuzz_core::worker::protocol::GoTest>,
+    types: &[ArgType],
+) -> Result<Vec<Entry>, String> {
+    let Some(go) = go else {
+        return Ok(Vec::new());
+    };
+    go.seeds
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let name = format!("seed#{i}");
+            let values = codec::decode(text.as_bytes())
+                .and_then(|v| codec::check_types(&v, types).map(|_| v))
+                .map_err(|e| format!("{name}: {e}"))?;
+            Ok(Entry {
+                name,
+                text: text_of(&values),
+                origin: Origin::Seed,
+            })
+        })
+        .collect()
+}
+
 /// The canonical v1 text of `values`.
 pub fn text_of(values: &[fuzz_core::Value]) -> String {
     String::from_utf8(codec::encode(values)).expect("v1 text is UTF-8")

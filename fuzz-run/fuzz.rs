@@ -31,6 +31,7 @@ use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::{format_secs, Limit};
 use fuzz_core::store::cache;
+use fuzz_core::worker::protocol::GoStatus;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
@@ -87,8 +88,24 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         fuzz_core::search::dict::parse(&text).map_err(|e| CliError::from(e.in_file(dict)))?;
     }
     let worker_bin = fuzz_cli::find_worker::path()?;
-    let targets = targets::list(&worker_bin, &cli.lib)?;
-    let chosen = targets::select_for_fuzz(&targets, pattern)?;
+    let targets = targets::list(&worker_bin, cli)?;
+    let mut chosen = targets::select_for_fuzz(&targets, pattern)?;
+    // A Go fuzz test that skips (f.Skip before f.Fuzz) is not fuzzed, as
+    // go test -fuzz does not fuzz it.
+    chosen.retain(|t| {
+        let skips = t.go.as_ref().is_some_and(|g| g.status == GoStatus::Skip);
+        if skips {
+            eprintln!(
+                "fuzz-run: {}: not fuzzed: {}",
+                t.name,
+                t.go.as_ref().map(|g| g.why()).unwrap_or_default()
+            );
+        }
+        !skips
+    });
+    if chosen.is_empty() {
+        return Ok(Status::Success);
+    }
     targets::check_instrumented(&cli.lib, &chosen)?;
     if let Some(cmp_lib) = &cli.cmp_lib {
         targets::check_cmp_lib(&worker_bin, cmp_lib, &chosen)?;
@@ -200,7 +217,7 @@ fn summary(
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    let lib = cli.lib.display();
+    let lib = cli.lib_shown().display();
     out.push_str(&match status {
         Status::Success => format!("PASS\nok  \t{lib}\t{secs:.3}s"),
         _ => format!("FAIL\nFAIL\t{lib}\t{secs:.3}s"),

@@ -23,11 +23,50 @@ use fuzz_cli::{CliError, Status};
 
 const TOOL: &str = "fuzz-run";
 
+/// A package directory's testdata, named as the user named the directory
+/// (`testdata` for `.`, as go test prints it).
+fn seed_root(dir: &std::path::Path) -> std::path::PathBuf {
+    if dir == std::path::Path::new(".") {
+        "testdata".into()
+    } else {
+        dir.join("testdata")
+    }
+}
+
+/// A Go package's directory as the operand: its library stands for it, its
+/// seed corpus is its own testdata/fuzz/ (unless -testdata says otherwise),
+/// and its workers run in it, as go test runs tests.
+fn take_package(
+    cli: &mut Cli,
+    matches: &clap::ArgMatches,
+    package: fuzz_cli::package::Package,
+) -> Result<(), CliError> {
+    if cli.cmp_lib.is_some() {
+        return Err(CliError::misuse(
+            "-cmp_lib: a Go package is one build (its comparisons are noted without a second)",
+        ));
+    }
+    if matches.value_source("testdata") != Some(clap::parser::ValueSource::CommandLine) {
+        cli.testdata = seed_root(&package.operand);
+    }
+    // The workers run in the package's directory: what they are given by
+    // path must not depend on where fuzz-run runs.
+    if let Some(dict) = &cli.dict {
+        cli.dict = Some(std::path::absolute(dict).map_err(|e| CliError::io(dict, &e))?);
+    }
+    cli.lib = package.lib.clone();
+    cli.package = Some(package);
+    Ok(())
+}
+
 fn main() -> std::process::ExitCode {
     fuzz_cli::exit::run_with_matches::<Cli, _>(TOOL, run)
 }
 
-fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<Status, CliError> {
+fn run(mut cli: Cli, matches: &clap::ArgMatches) -> Result<Status, CliError> {
+    if let Some(package) = fuzz_cli::package::build(&cli.lib)? {
+        take_package(&mut cli, matches, package)?;
+    }
     cli.check_testdata(matches)?;
     fuzz_cli::target::check_library_name(&cli.lib)?;
     if cli.fuzzing() {

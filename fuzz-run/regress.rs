@@ -15,6 +15,7 @@ use crate::targets::{self, RunFilter, TargetInfo};
 use fuzz_cli::io::write_stdout;
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
+use fuzz_core::worker::protocol::GoStatus;
 use serde_json::{json, Value as Json};
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -36,7 +37,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let pattern = cli.run.as_deref().unwrap_or("");
     let filter = RunFilter::new(pattern, "-run")?;
     let worker = fuzz_cli::find_worker::path()?;
-    let all = targets::list(&worker, &cli.lib)?;
+    let all = targets::list(&worker, cli)?;
     let selected: Vec<&TargetInfo> = all
         .iter()
         .filter(|t| filter.matches_target(&t.name))
@@ -49,10 +50,12 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     }
 
     // Every selected corpus is read and checked before anything runs, so a
-    // misuse error comes before any output.
+    // misuse error comes before any output. A Go fuzz test's f.Add values
+    // are files of a scratch directory while they run.
+    let scratch = fuzz_cli::scratch::dir()?;
     let plans: Vec<Plan> = selected
         .iter()
-        .map(|t| Plan::read(cli, &filter, t))
+        .map(|t| Plan::read(cli, &filter, t, scratch.path()))
         .collect();
     if filter.selects_entries()
         && plans
@@ -87,7 +90,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     }
 
     let elapsed = start.elapsed().as_secs_f64();
-    let lib = cli.lib.display();
+    let lib = cli.lib_shown().display();
     if cli.json {
         out.json(json!({
             "event": "end",
@@ -120,17 +123,36 @@ struct Plan<'a> {
     /// One message per file that is malformed, of the wrong types, or
     /// unreadable (`file:line: reason`); any makes the target fail unrun.
     bad: Vec<String>,
+    /// A Go fuzz test whose set-up failed: what testing said (the target
+    /// fails unrun, as under go test).
+    setup_failed: Option<Vec<String>>,
+    /// A Go fuzz test that skips (f.Skip before f.Fuzz): it passes unrun.
+    skipped: bool,
 }
 
 impl<'a> Plan<'a> {
-    fn read(cli: &Cli, filter: &RunFilter, target: &'a TargetInfo) -> Plan<'a> {
+    fn read(cli: &Cli, filter: &RunFilter, target: &'a TargetInfo, scratch: &Path) -> Plan<'a> {
         let dir = cli.testdata.join("fuzz").join(&target.name);
         let mut plan = Plan {
             target,
             dir,
             entries: Vec::new(),
             bad: Vec::new(),
+            setup_failed: None,
+            skipped: false,
         };
+        match target.go.as_ref().map(|g| g.status) {
+            Some(GoStatus::Fail) => {
+                plan.setup_failed = target.go.as_ref().map(crate::coordinator::setup_lines);
+                return plan;
+            }
+            Some(GoStatus::Skip) => {
+                plan.skipped = true;
+                return plan;
+            }
+            _ => {}
+        }
+        plan.go_seeds(filter, scratch);
         let files = match fuzz_core::store::corpus::files_in(&plan.dir) {
             Ok(files) => files,
             // No seed corpus: nothing to replay, the target passes.
@@ -160,6 +182,31 @@ impl<'a> Plan<'a> {
             }
         }
         plan
+    }
+}
+
+impl Plan<'_> {
+    /// A Go fuzz test's f.Add values, as go test runs them first: each is
+    /// written to `scratch` and named `seed#N` (-run Target/seed#0 picks
+    /// one).
+    fn go_seeds(&mut self, filter: &RunFilter, scratch: &Path) {
+        let seeds = match crate::corpus::go_seeds(self.target.go.as_ref(), &self.target.args) {
+            Ok(seeds) => seeds,
+            Err(why) => {
+                self.bad.push(why);
+                return;
+            }
+        };
+        for seed in seeds {
+            if !filter.matches_entry(&self.target.name, &seed.name) {
+                continue;
+            }
+            let path = scratch.join(format!("{}.{}", self.target.name, seed.name));
+            match std::fs::write(&path, &seed.text) {
+                Ok(()) => self.entries.push((seed.name, path)),
+                Err(e) => self.bad.push(fuzz_core::Error::io(&path, e).to_string()),
+            }
+        }
     }
 }
 
@@ -230,7 +277,7 @@ impl EntryResult {
         let report = self.field("report");
         let (first, rest) = match self.outcome() {
             "failed" => {
-                let message = self.field("message");
+                let message = &go_log(self.field("message"));
                 if message.trim().is_empty() {
                     (
                         "failed (the target wrote no message)".to_string(),
@@ -300,6 +347,14 @@ fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result
         malformed(name, &plan.bad, start.elapsed().as_secs_f64(), out)?;
         return Ok(false);
     }
+    if let Some(said) = &plan.setup_failed {
+        setup_failed(name, said, start.elapsed().as_secs_f64(), out)?;
+        return Ok(false);
+    }
+    if plan.skipped {
+        skipped(plan, start.elapsed().as_secs_f64(), out)?;
+        return Ok(true);
+    }
     if out.verbose {
         let mut s = String::new();
         for (entry, _) in &plan.entries {
@@ -334,6 +389,57 @@ fn malformed(name: &str, bad: &[String], secs: f64, out: &mut Output) -> Result<
     }
     let mut s = format!("--- FAIL: {name} ({secs:.2}s)\n");
     for line in bad {
+        indent_into(&mut s, line, 4);
+    }
+    out.text(&s)
+}
+
+/// A Go fuzz test whose set-up failed (f.Fatal before f.Fuzz, a panic, a
+/// second f.Fuzz) fails before any entry runs, as under go test.
+fn setup_failed(name: &str, said: &[String], secs: f64, out: &mut Output) -> Result<(), CliError> {
+    if out.json {
+        return out.json(json!({
+            "event": "target",
+            "target": name,
+            "outcome": "fail",
+            "elapsed": round3(secs),
+            "entries": 0,
+            "passed": 0,
+            "skipped": 0,
+            "failed": 0,
+            "malformed": [],
+            "setup": said.join("\n"),
+        }));
+    }
+    let mut s = format!("--- FAIL: {name} ({secs:.2}s)\n");
+    for line in said {
+        indent_into(&mut s, line, 4);
+    }
+    out.text(&s)
+}
+
+/// A Go fuzz test that skips before f.Fuzz passes unrun (shown with -v,
+/// as go test shows it).
+fn skipped(plan: &Plan, secs: f64, out: &mut Output) -> Result<(), CliError> {
+    let name = &plan.target.name;
+    if out.json {
+        return out.json(json!({
+            "event": "target",
+            "target": name,
+            "outcome": "skip",
+            "elapsed": round3(secs),
+            "entries": 0,
+            "passed": 0,
+            "skipped": 0,
+            "failed": 0,
+            "malformed": [],
+        }));
+    }
+    if !out.verbose {
+        return Ok(());
+    }
+    let mut s = format!("--- SKIP: {name} ({secs:.2}s)\n");
+    for line in plan.target.go.iter().flat_map(|g| g.said()) {
         indent_into(&mut s, line, 4);
     }
     out.text(&s)
@@ -467,7 +573,10 @@ fn run_batch(
         .arg(cli.rss_limit_mb.to_string())
         .arg("--")
         .arg(&cli.lib)
-        .args(batch.iter().map(|(_, p)| operand(p)));
+        .args(batch.iter().map(|(_, p)| operand(cli, p)));
+    if let Some(package) = &cli.package {
+        cmd.current_dir(&package.dir);
+    }
     let (out, stopped) = fuzz_cli::child::output(cmd).map_err(|e| {
         CliError::misuse(format!(
             "cannot run {}: {}",
@@ -520,12 +629,38 @@ fn run_batch(
 
 /// A path as an operand: one that starts with `-` gets a `./` so the
 /// worker cannot read it as a flag (it comes after `--` anyway).
-fn operand(p: &Path) -> OsString {
+/// An entry's path as the worker's operand: one that starts with `-` is
+/// not taken for a flag, and with a Go package, whose directory the worker
+/// runs in, it is absolute.
+fn operand(cli: &Cli, p: &Path) -> OsString {
+    if cli.package.is_some() {
+        return std::path::absolute(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .into_os_string();
+    }
     if p.as_os_str().to_string_lossy().starts_with('-') {
         Path::new(".").join(p).into_os_string()
     } else {
         p.as_os_str().to_owned()
     }
+}
+
+/// A Go fuzz test's failure as its subtest's log: testing's message is
+/// the fuzz test's own `--- FAIL: FuzzX (0.00s)` line with the log under
+/// it, which go test shows under the entry's line; any other message as it
+/// is.
+fn go_log(message: &str) -> String {
+    let Some(rest) = message
+        .strip_prefix("--- FAIL: ")
+        .and_then(|m| m.split_once('\n'))
+        .map(|(_, rest)| rest)
+    else {
+        return message.to_string();
+    };
+    rest.lines()
+        .map(|l| l.strip_prefix("    ").unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Appends `text` to `s`, every line indented by `n` spaces (empty lines

@@ -19,15 +19,25 @@ pub struct Rerun {
     testdata: PathBuf,
     timeout: Duration,
     rss_limit_mb: u64,
+    /// A Go package's directory, as given: its entries re-run with go test.
+    package: Option<PathBuf>,
 }
 
 impl Rerun {
     pub fn from_cli(cli: &Cli) -> Rerun {
         Rerun {
-            lib: cli.lib.clone(),
+            lib: cli.lib_shown().to_path_buf(),
             testdata: cli.testdata.clone(),
             timeout: cli.timeout,
             rss_limit_mb: cli.rss_limit_mb,
+            package: cli
+                .package
+                .as_ref()
+                .filter(|p| {
+                    cli.testdata == p.operand.join("testdata")
+                        || (p.operand == Path::new(".") && cli.testdata == Path::new("testdata"))
+                })
+                .map(|p| p.operand.clone()),
         }
     }
 
@@ -47,6 +57,9 @@ pub fn command(cli: &Cli, target: &str, entry: &str) -> String {
 }
 
 fn line(cli: &Rerun, target: &str, entry: &str) -> String {
+    if let Some(dir) = &cli.package {
+        return go_test_line(dir, target, entry);
+    }
     let plain = |s: &str| {
         !s.is_empty()
             && s.chars()
@@ -73,6 +86,23 @@ fn line(cli: &Rerun, target: &str, entry: &str) -> String {
     words.push(shell_quote(&run));
     words.push(shell_quote(&cli.lib.to_string_lossy()));
     words.join(" ")
+}
+
+/// A Go package's entry re-runs as go test runs it: `go test
+/// -run=Target/NAME` in the package's directory (Go's own line), or with
+/// the package named when it is elsewhere.
+fn go_test_line(dir: &Path, target: &str, entry: &str) -> String {
+    let run = shell_quote(&format!("-run={target}/{entry}"));
+    if dir == Path::new(".") || dir == Path::new("./") {
+        return format!("go test {run}");
+    }
+    let shown = dir.to_string_lossy();
+    let package = if dir.is_absolute() || shown.starts_with("./") || shown.starts_with("../") {
+        shown.into_owned()
+    } else {
+        format!("./{shown}")
+    };
+    format!("go test {run} {}", shell_quote(&package))
 }
 
 /// A duration as fuzz-run's and fuzz-worker's -timeout read it, exactly.
@@ -113,6 +143,18 @@ mod tests {
         ] {
             assert_eq!(fuzz_core::duration::parse(&go_duration(d)).unwrap(), d);
         }
+    }
+
+    #[test]
+    fn go_packages_rerun_with_go_test() {
+        assert_eq!(
+            go_test_line(Path::new("."), "FuzzX", "abc"),
+            "go test -run=FuzzX/abc"
+        );
+        assert_eq!(
+            go_test_line(Path::new("examples/go"), "FuzzX", "seed#0"),
+            "go test '-run=FuzzX/seed#0' ./examples/go"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! seed file's name. The regular expressions are the `regex` crate's, whose
 //! syntax is close to Go's RE2.
 
+use fuzz_cli::run::Cli;
 use fuzz_cli::CliError;
 use fuzz_core::worker::protocol::{build_of, Listed};
 use regex::Regex;
@@ -34,13 +35,28 @@ pub fn names(targets: &[TargetInfo]) -> String {
     names.join(", ")
 }
 
-/// Lists the targets of `lib` by running `worker list -json lib`.
+/// Lists the targets of the run's library (in a Go package's directory,
+/// when one was given: a Go fuzz test's set-up runs as the list is made).
+pub fn list(worker: &Path, cli: &Cli) -> Result<Vec<TargetInfo>, CliError> {
+    list_in(
+        worker,
+        &cli.lib,
+        cli.package.as_ref().map(|p| p.dir.as_path()),
+    )
+}
+
+/// Lists the targets of `lib` by running `worker list -json lib` (in
+/// `cwd`, when given).
 ///
 /// A library the worker cannot load (missing file, missing symbol, no
 /// targets) is misuse: the worker's one-line error is relayed without its
 /// `fuzz-worker: ` prefix.
-pub fn list(worker: &Path, lib: &Path) -> Result<Vec<TargetInfo>, CliError> {
-    let out = Command::new(worker)
+fn list_in(worker: &Path, lib: &Path, cwd: Option<&Path>) -> Result<Vec<TargetInfo>, CliError> {
+    let mut cmd = Command::new(worker);
+    if let Some(cwd) = cwd {
+        cmd.current_dir(cwd);
+    }
+    let out = cmd
         .arg("list")
         .arg("-json")
         .arg("--")
@@ -104,7 +120,7 @@ pub fn check_cmp_lib(
     chosen: &[&TargetInfo],
 ) -> Result<(), CliError> {
     let misuse = |why: String| CliError::misuse(format!("-cmp_lib {}: {why}", cmp_lib.display()));
-    let theirs = list(worker, cmp_lib).map_err(|e| {
+    let theirs = list_in(worker, cmp_lib, None).map_err(|e| {
         // The message names the file already.
         CliError::misuse(format!("-cmp_lib: {}", e.message))
     })?;
@@ -289,6 +305,7 @@ mod tests {
             trace_cmp: false,
             coverage: true,
             mutators: Vec::new(),
+            go: None,
         }
     }
 

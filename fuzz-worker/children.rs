@@ -13,10 +13,14 @@
 //! watched, how their end is read.
 
 use nix::poll::{poll, PollFd, PollFlags};
+use nix::sys::memfd::{memfd_create, MFdFlags};
 use nix::sys::prctl;
 use nix::sys::signal::{kill, Signal};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
-use nix::unistd::{ForkResult, Pid};
+use nix::unistd::{dup2_stderr, dup2_stdout, getppid, ForkResult, Pid};
+use std::ffi::CString;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
 use std::os::fd::BorrowedFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -59,6 +63,43 @@ pub unsafe fn fork() -> nix::Result<ForkResult> {
     let forked = unsafe { nix::unistd::fork() };
     OURS.store(false, Ordering::Relaxed);
     forked
+}
+
+/// In a child the worker forked: dies when the worker does (and at once
+/// if it is gone already).
+pub fn die_with_parent() {
+    if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || getppid() == Pid::from_raw(1) {
+        exit_now(1);
+    }
+}
+
+/// A memory file for what a child writes (its stderr, its reports).
+pub fn capture_file(name: &str) -> Result<File, String> {
+    let name = CString::new(name).map_err(|e| e.to_string())?;
+    memfd_create(name.as_c_str(), MFdFlags::empty())
+        .map(File::from)
+        .map_err(|e| format!("memfd_create: {e}"))
+}
+
+/// In a child: stdout goes nowhere (to `capture` when /dev/null cannot be
+/// opened), stderr to `capture`: what a target prints never mixes with the
+/// worker's results.
+pub fn quiet_stdout(capture: &File) {
+    let null = File::options().write(true).open("/dev/null");
+    let _ = match &null {
+        Ok(null) => dup2_stdout(null),
+        Err(_) => dup2_stdout(capture),
+    };
+    let _ = dup2_stderr(capture);
+}
+
+/// Everything written to a capture file so far.
+pub fn read_capture(capture: &File) -> String {
+    let mut text = Vec::new();
+    let mut file = capture;
+    let _ = file.seek(SeekFrom::Start(0));
+    let _ = file.read_to_end(&mut text);
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// Leaves the child at once: no exit handlers of the target's, no

@@ -21,6 +21,7 @@ pub use fuzz_core::search::pctable::BUCKET_BITS;
 /// outcome slots, features that are not edges.
 pub struct CounterMap {
     tables: Vec<(*mut u8, usize, u32)>, // (start, len, first index)
+    pc_map: bool,
     total: u32,
     module_counters: u32,
     /// The number of the first outcome slot, when they are read.
@@ -63,10 +64,17 @@ impl CounterMap {
         }
         CounterMap {
             tables,
+            pc_map,
             total: next,
             module_counters,
             outcomes: None,
         }
+    }
+
+    /// The same map over the counter tables registered by now (without
+    /// comparison outcomes).
+    pub fn remapped(&self) -> CounterMap {
+        CounterMap::new(self.pc_map)
     }
 
     /// Reads comparison outcomes too (fuzz-run `-cmp_outcomes`), numbered

@@ -474,7 +474,7 @@ size_t fuzz_mutate_tree(uint8_t *d, size_t n, size_t max, unsigned int seed) {
     fn a_real_library_s_mutators() {
         let _turn = INSTRUMENTED.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().unwrap();
-        let lib = Library::open(&build_library(dir.path())).unwrap();
+        let lib = Library::open(&build_library(dir.path()), None).unwrap();
         let c = Custom::load(&lib);
         assert!(c.has_mutator() && c.has_cross_over());
         assert!(c.has_value_mutator("tree"));
@@ -528,7 +528,7 @@ size_t fuzz_mutate_tree(uint8_t *d, size_t n, size_t max, unsigned int seed) {
     fn the_mutator_s_own_coverage_is_not_counted() {
         let _turn = INSTRUMENTED.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().unwrap();
-        let lib = Library::open(&build_library(dir.path())).unwrap();
+        let lib = Library::open(&build_library(dir.path()), None).unwrap();
         assert!(lib.uses_pc_map, "built with gcc's trace-pc");
         let c = Custom::load(&lib);
         let map = CounterMap::new(true);

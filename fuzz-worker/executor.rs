@@ -174,6 +174,12 @@ impl Executor {
         Some(r)
     }
 
+    /// Reads the counter tables registered by now: a Go library registers
+    /// its own as it loads, after this executor was made (golib.rs).
+    pub fn remap_counters(&mut self) {
+        self.map = self.map.remapped();
+    }
+
     /// Zeroes the counters (what initialisation wrote is nobody's
     /// coverage).
     pub fn reset_counters(&self) {
@@ -231,7 +237,7 @@ pub fn failure_message(stderr: &str, ret: i32) -> String {
 
 /// Calls `f` with fd 2 redirected to a memory file; returns its result and
 /// what it wrote.
-fn capture_stderr(f: impl FnOnce() -> i32) -> (i32, String) {
+pub fn capture_stderr(f: impl FnOnce() -> i32) -> (i32, String) {
     use nix::sys::memfd::{memfd_create, MFdFlags};
     use nix::unistd::{dup, dup2_stderr};
     use std::io::{Read, Seek};

@@ -13,10 +13,9 @@ use fuzz_core::worker::protocol::Checked;
 use fuzz_core::Value;
 use nix::fcntl::OFlag;
 use nix::sys::memfd::{memfd_create, MFdFlags};
-use nix::sys::prctl;
 use nix::sys::signal::{kill, Signal};
 use nix::sys::wait::{waitpid, WaitStatus};
-use nix::unistd::{dup2_stderr, getppid, pipe2, read, write, ForkResult, Pid};
+use nix::unistd::{dup2_stderr, pipe2, read, write, ForkResult, Pid};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::os::fd::{AsFd, OwnedFd};
@@ -38,8 +37,14 @@ pub struct Limits {
 
 const RSS_EVERY: Duration = Duration::from_millis(50);
 
-/// Runs `values` once in a child.
+/// Runs `values` once in a child; with a Go library loaded, which rules
+/// forks out (golib.rs), in this process: a Go fuzz test's failures are
+/// Go's own, and leave the process standing, while one that ends it (an
+/// os.Exit) ends the worker, as it ends Go's.
 pub fn check(exec: &mut Executor, values: &[Value], limits: Limits) -> Checked {
+    if crate::golib::loaded() {
+        return in_process(exec, values);
+    }
     let (capture, (from_child, to_parent)) = match (
         memfd_create(c"fuzz-worker-check", MFdFlags::empty()),
         pipe2(OFlag::O_CLOEXEC),
@@ -69,6 +74,24 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits) -> Checked {
     judge(watched, status, report, &exec.module)
 }
 
+/// [`check`] without a child.
+fn in_process(exec: &mut Executor, values: &[Value]) -> Checked {
+    let (ret, text) = executor::capture_stderr(|| exec.exec(values));
+    match exec.classify_ret(ret) {
+        Verdict::Ok => Checked::Ok {
+            features: exec.features.clone(),
+        },
+        Verdict::Rejected => Checked::Rejected,
+        Verdict::Failed => {
+            let message = executor::failure_message(&text, ret);
+            Checked::Failed {
+                site: crash::failure_site(&message),
+                message,
+            }
+        }
+    }
+}
+
 fn cannot_run(report: String) -> Checked {
     Checked::Died {
         kind: DeathKind::CannotRun,
@@ -82,9 +105,7 @@ fn cannot_run(report: String) -> Checked {
 /// returned by its exit code.
 fn run_child(exec: &mut Executor, values: &[Value], capture: &File, out: &OwnedFd) -> ! {
     // Die with the worker, should it be killed while this runs.
-    if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || getppid() == Pid::from_raw(1) {
-        exit_now(1);
-    }
+    crate::children::die_with_parent();
     let _ = dup2_stderr(capture);
     crate::crash::rebind();
     crate::crash::SYMBOLIZE.store(false, std::sync::atomic::Ordering::Relaxed);

@@ -6,7 +6,7 @@
 //! anything runs. Then it is opened with `RTLD_NOW`: a missing symbol is a
 //! load error that names it, never a crash found mid-run.
 
-use fuzz_core::worker::protocol::{TargetDesc, TargetKind};
+use fuzz_core::worker::protocol::{GoStatus, GoTest, TargetDesc, TargetKind};
 use fuzz_core::ArgType;
 use object::{Object, ObjectSymbol, SymbolKind};
 use std::ffi::{c_char, c_int, CStr, CString};
@@ -17,11 +17,13 @@ pub type TargetFn = unsafe extern "C" fn(*const u8, usize) -> c_int;
 type InitFn = unsafe extern "C" fn(*mut c_int, *mut *mut *mut c_char) -> c_int;
 
 /// One target of a library: what the protocol says of it, and the symbol
-/// to call.
+/// to call; for a Go library's fuzz test, what go test's set-up said of it
+/// (its f.Add values, or why it cannot run).
 #[derive(Clone, Debug)]
 pub struct Target {
     pub desc: TargetDesc,
     pub symbol: String,
+    pub go: Option<GoTest>,
 }
 
 impl std::ops::Deref for Target {
@@ -55,9 +57,12 @@ pub struct Inspection {
     /// table, trace-pc, trace-cmp): `list -json` says so, and fuzz-run
     /// refuses to fuzz a library without.
     pub instrumented: bool,
+    /// True for a Go package's fuzz tests built by fuzz-build (golib.rs).
+    pub go: bool,
 }
 
-/// A loaded library and its targets.
+/// A library and its targets: loaded, or for a Go library, described
+/// (golib.rs) and loaded only by [`Library::load_target`].
 pub struct Library {
     pub path: PathBuf,
     pub targets: Vec<Target>,
@@ -67,7 +72,14 @@ pub struct Library {
     pub traces_cmp: bool,
     /// Whether it has any SanitizerCoverage instrumentation.
     pub instrumented: bool,
-    lib: libloading::os::unix::Library,
+    handle: Handle,
+}
+
+enum Handle {
+    Native(libloading::os::unix::Library),
+    /// A Go library (golib.rs): loaded by `load_target`, in the process
+    /// that runs its target, once that forks no more.
+    Go,
 }
 
 fn is_typed_name(name: &str) -> bool {
@@ -114,6 +126,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     let mut functions = Vec::new();
     let mut data_syms = Vec::new();
     let mut needs_asan = false;
+    let mut go = false;
     let mut uses_pc_map = false;
     let mut traces_cmp = false;
     let mut instrumented = false;
@@ -137,7 +150,10 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
             continue;
         }
         match sym.kind() {
-            SymbolKind::Text => functions.push(name.to_string()),
+            SymbolKind::Text => {
+                go |= name == crate::golib::DESCRIBE;
+                functions.push(name.to_string())
+            }
             SymbolKind::Data | SymbolKind::Unknown => data_syms.push(name.to_string()),
             _ => {}
         }
@@ -149,6 +165,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
         uses_pc_map,
         traces_cmp,
         instrumented,
+        go,
     })
 }
 
@@ -208,9 +225,14 @@ impl Inspection {
 
 impl Library {
     /// Inspects and opens a library. Errors are one line, naming the reason
-    /// (and the missing symbol, for a load error).
-    pub fn open(path: &Path) -> Result<Library, String> {
+    /// (and the missing symbol, for a load error). A Go library's fuzz
+    /// tests are described instead (only `only`, when given), each in a
+    /// child process (golib.rs).
+    pub fn open(path: &Path, only: Option<&str>) -> Result<Library, String> {
         let info = inspect(path)?;
+        if info.go {
+            return Library::open_go(path, only);
+        }
         let promised = info.target_symbols(path);
         if promised.is_empty() {
             return Err(
@@ -246,6 +268,7 @@ impl Library {
             targets.push(Target {
                 desc: TargetDesc { name, kind, args },
                 symbol,
+                go: None,
             });
         }
         Ok(Library {
@@ -254,8 +277,56 @@ impl Library {
             uses_pc_map: info.uses_pc_map,
             traces_cmp: info.traces_cmp,
             instrumented: info.instrumented,
-            lib,
+            handle: Handle::Native(lib),
         })
+    }
+
+    /// A Go library: its fuzz tests as go test's set-up describes them.
+    fn open_go(path: &Path, only: Option<&str>) -> Result<Library, String> {
+        let abs = std::fs::canonicalize(path).map_err(|e| fuzz_core::error::describe(&e))?;
+        let all = crate::golib::describe(&abs, only)?;
+        let counters = all.iter().map(|d| d.counters).max().unwrap_or(0);
+        let targets = all
+            .into_iter()
+            .map(|d| Target {
+                symbol: d.name.clone(),
+                desc: TargetDesc {
+                    name: d.name,
+                    kind: TargetKind::Typed,
+                    args: d.args,
+                },
+                go: Some(d.test),
+            })
+            .collect();
+        Ok(Library {
+            path: abs,
+            targets,
+            uses_pc_map: false,
+            traces_cmp: true,
+            instrumented: counters > 0,
+            handle: Handle::Go,
+        })
+    }
+
+    /// Makes `target` ready to run in this process: for a Go library,
+    /// loads it and sets the fuzz test up as a go test worker does (the
+    /// crash handlers must be installed first, and this process must fork
+    /// no more); nothing for other libraries, loaded already.
+    pub fn load_target(&self, target: &Target) -> Result<(), String> {
+        match (&self.handle, &target.go) {
+            (Handle::Native(_), _) => Ok(()),
+            (Handle::Go, Some(test)) if test.status != GoStatus::Ok => Err(format!(
+                "fuzz test {} cannot run: {}",
+                target.name,
+                test.why()
+            )),
+            (Handle::Go, _) => crate::golib::load(&self.path, &target.name, &target.args),
+        }
+    }
+
+    /// True for a Go library (see golib.rs).
+    pub fn is_go(&self) -> bool {
+        matches!(self.handle, Handle::Go)
     }
 
     /// The target called `name`, or the only one when `name` is `None`.
@@ -286,12 +357,13 @@ impl Library {
 
     /// The function of a target.
     pub fn function(&self, target: &Target) -> TargetFn {
+        let Handle::Native(lib) = &self.handle else {
+            return crate::golib::TARGET;
+        };
         // SAFETY: the symbol was found as an exported function of this
         // library, with the prototype DESIGN.md requires of targets.
         unsafe {
-            *self
-                .lib
-                .get::<TargetFn>(target.symbol.as_bytes())
+            *lib.get::<TargetFn>(target.symbol.as_bytes())
                 .expect("target symbol present at inspection")
         }
     }
@@ -302,17 +374,23 @@ impl Library {
     /// # Safety
     /// `T` must be the function pointer type of the symbol's prototype.
     pub unsafe fn optional_function<T: Copy>(&self, symbol: &str) -> Option<T> {
+        let Handle::Native(lib) = &self.handle else {
+            return None;
+        };
         // SAFETY: the caller names the prototype; the pointer stays valid
         // while the library is loaded.
-        unsafe { self.lib.get::<T>(symbol.as_bytes()).ok().map(|f| *f) }
+        unsafe { lib.get::<T>(symbol.as_bytes()).ok().map(|f| *f) }
     }
 
     /// Runs `LLVMFuzzerInitialize` if the library has one.
     pub fn initialize(&self) {
+        let Handle::Native(lib) = &self.handle else {
+            return;
+        };
         // SAFETY: the optional libFuzzer initialiser, given an argv that
         // lives as long as the process.
         unsafe {
-            if let Ok(init) = self.lib.get::<InitFn>(b"LLVMFuzzerInitialize") {
+            if let Ok(init) = lib.get::<InitFn>(b"LLVMFuzzerInitialize") {
                 let arg0 = CString::new(self.path.as_os_str().as_encoded_bytes())
                     .unwrap_or_default()
                     .into_raw();

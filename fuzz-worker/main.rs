@@ -13,6 +13,7 @@ mod custom;
 mod executor;
 mod forked;
 mod fuzzing;
+mod golib;
 mod inputs;
 mod known;
 mod library;
@@ -36,10 +37,34 @@ fn main() -> std::process::ExitCode {
     fuzz_cli::exit::run::<Cli, _>(TOOL, run)
 }
 
-fn open(lib: &Path, runtime: Option<&Path>) -> Result<Library, CliError> {
+/// Opens the library `lib` (for a Go library, describes its fuzz tests:
+/// only `only` when given).
+fn open(lib: &Path, runtime: Option<&Path>, only: Option<&str>) -> Result<Library, CliError> {
     sanitizer::ensure_runtime(lib, runtime)
         .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
-    Library::open(lib).map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))
+    Library::open(lib, only).map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))
+}
+
+/// The target `name` of `lib` (the only one when `None`), which must be
+/// able to run: a Go fuzz test whose set-up failed or skips cannot, which
+/// is a finding, as under go test (reported in testing's words).
+fn runnable<'a>(lib: &'a Library, name: Option<&str>) -> Result<&'a library::Target, CliError> {
+    let target = lib.target(name).map_err(CliError::misuse)?;
+    match &target.go {
+        Some(go) if go.status != fuzz_core::worker::protocol::GoStatus::Ok => {
+            let mut lines = vec![format!("{}: {}", target.name, go.why())];
+            lines.extend(go.said().into_iter().skip(1).map(|l| format!("    {l}")));
+            Err(CliError::finding(lines.join("\n")))
+        }
+        _ => Ok(target),
+    }
+}
+
+/// Makes `target` of `lib` ready to run in this process (a Go library is
+/// loaded here: see golib.rs).
+fn load_target(lib: &Library, target: &library::Target) -> Result<(), CliError> {
+    lib.load_target(target)
+        .map_err(|e| CliError::misuse(format!("{}: {e}", lib.path.display())))
 }
 
 /// Opens the comparison build of `target` (`--cmp-lib`), runs its
@@ -50,7 +75,13 @@ fn open_cmp_lib(
     target: &library::Target,
 ) -> Result<(Library, library::Target), CliError> {
     let misuse = |e: String| CliError::misuse(format!("-cmp_lib {}: {e}", path.display()));
-    let lib = Library::open(path).map_err(misuse)?;
+    let lib = Library::open(path, None).map_err(misuse)?;
+    if lib.is_go() {
+        return Err(misuse(
+            "a Go library cannot be a comparison build (two Go runtimes cannot share a process)"
+                .into(),
+        ));
+    }
     let found = lib.same_target(target).map_err(misuse)?.clone();
     lib.initialize();
     Ok((lib, found))
@@ -62,7 +93,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             lib,
             json,
             sanitizer_runtime,
-        } => list(&open(&lib, sanitizer_runtime.as_deref())?, json),
+        } => list(&open(&lib, sanitizer_runtime.as_deref(), None)?, json),
         Command::Run {
             lib,
             target,
@@ -74,8 +105,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             json,
             inputs,
         } => {
-            let lib = open(&lib, sanitizer_runtime.as_deref())?;
-            let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
+            let lib = open(&lib, sanitizer_runtime.as_deref(), target.as_deref())?;
+            let target = runnable(&lib, target.as_deref())?;
             let shown = Shown { coverage, json };
             let limits = forked::Limits {
                 timeout,
@@ -94,35 +125,30 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             cmp_lib,
             no_warm_up,
             cmp_outcomes,
-        } => {
-            let lib = open(&lib, sanitizer_runtime.as_deref())?;
-            if let Some(cmp) = &cmp_lib {
-                sanitizer::ensure_runtime(cmp, sanitizer_runtime.as_deref())
-                    .map_err(|e| CliError::misuse(format!("-cmp_lib {}: {e}", cmp.display())))?;
-            }
-            let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
-            let shm = fuzz_core::worker::shm::Shm::open(&shm)?;
-            crash::install(-1);
-            children::install();
-            known::init_for(&lib.path, lib.function(target));
-            lib.initialize();
-            // The comparison build stays loaded while the executor calls it.
-            let (exec, _cmp_lib) = serving_executor(
-                &lib,
-                target,
-                shm,
-                dict.as_deref(),
-                cmp_lib.as_deref(),
-                cmp_outcomes,
-            )?;
-            serve::serve(exec, target, fd_in, fd_out, !no_warm_up).map_err(CliError::misuse)?;
-            Ok(Status::Success)
-        }
+        } => serve_command(Served {
+            lib,
+            target,
+            shm,
+            dict,
+            fd_in,
+            fd_out,
+            sanitizer_runtime,
+            cmp_lib,
+            warm_up: !no_warm_up,
+            cmp_outcomes,
+        }),
         Command::PcTable {
             lib,
             sanitizer_runtime,
         } => {
-            let lib = open(&lib, sanitizer_runtime.as_deref())?;
+            let lib = open(&lib, sanitizer_runtime.as_deref(), None)?;
+            if lib.is_go() {
+                return Err(CliError::misuse(format!(
+                    "{}: a Go library has no PC table (Go's compiler emits no block addresses), \
+                     so its coverage cannot be shown by line",
+                    lib.path.display()
+                )));
+            }
             let table = cover::pc_table(&lib);
             fuzz_cli::io::write_stdout(fuzz_core::search::pctable::format(&table).as_bytes())?;
             Ok(Status::Success)
@@ -138,8 +164,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             cmp_outcomes,
             input,
         } => {
-            let lib = open(&lib, sanitizer_runtime.as_deref())?;
-            let target = lib.target(target.as_deref()).map_err(CliError::misuse)?;
+            let lib = open(&lib, sanitizer_runtime.as_deref(), target.as_deref())?;
+            let target = runnable(&lib, target.as_deref())?;
             let values = match &input {
                 Some(p) => inputs::load(p, target, raw)?,
                 None => inputs::zero(target),
@@ -162,6 +188,50 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     }
 }
 
+/// What `serve` is given.
+struct Served {
+    lib: std::path::PathBuf,
+    target: Option<String>,
+    shm: std::path::PathBuf,
+    dict: Option<std::path::PathBuf>,
+    fd_in: i32,
+    fd_out: i32,
+    sanitizer_runtime: Option<std::path::PathBuf>,
+    cmp_lib: Option<std::path::PathBuf>,
+    warm_up: bool,
+    cmp_outcomes: bool,
+}
+
+/// `serve`: one worker of a coordinator's, until it says stop.
+fn serve_command(s: Served) -> Result<Status, CliError> {
+    let lib = open(&s.lib, s.sanitizer_runtime.as_deref(), s.target.as_deref())?;
+    if let Some(cmp) = &s.cmp_lib {
+        sanitizer::ensure_runtime(cmp, s.sanitizer_runtime.as_deref())
+            .map_err(|e| CliError::misuse(format!("-cmp_lib {}: {e}", cmp.display())))?;
+    }
+    let target = runnable(&lib, s.target.as_deref())?;
+    let shm = fuzz_core::worker::shm::Shm::open(&s.shm)?;
+    crash::install(-1);
+    children::install();
+    load_target(&lib, target)?;
+    if !lib.is_go() {
+        known::init_for(&lib.path, lib.function(target));
+    }
+    lib.initialize();
+    // The comparison build stays loaded while the executor calls it.
+    let (exec, _cmp_lib) = serving_executor(
+        &lib,
+        target,
+        shm,
+        s.dict.as_deref(),
+        s.cmp_lib.as_deref(),
+        s.cmp_outcomes,
+    )?;
+    golib::within(|| serve::serve(exec, target, s.fd_in, s.fd_out, s.warm_up))
+        .map_err(CliError::misuse)?;
+    Ok(Status::Success)
+}
+
 /// `list`: the library's targets and their signatures, or JSON objects.
 fn list(lib: &Library, json: bool) -> Result<Status, CliError> {
     let custom = custom::Custom::load(lib);
@@ -173,10 +243,16 @@ fn list(lib: &Library, json: bool) -> Result<Status, CliError> {
                 trace_cmp: lib.traces_cmp,
                 coverage: lib.instrumented,
                 mutators: custom.symbols_for(t),
+                go: t.go.clone(),
             };
             print_line(serde_json::to_string(&listed).expect("a listing serializes"))?;
         } else {
-            print_line(format!("{}\t{}", t.name, t.signature()))?;
+            match &t.go {
+                Some(go) if go.status != fuzz_core::worker::protocol::GoStatus::Ok => {
+                    print_line(format!("{}\t(cannot run: {})", t.name, go.why()))?
+                }
+                _ => print_line(format!("{}\t{}", t.name, t.signature()))?,
+            }
         }
     }
     Ok(Status::Success)
@@ -190,7 +266,13 @@ fn supervised(
     inputs: &[Vec<fuzz_core::Value>],
     limits: forked::Limits,
 ) -> Result<supervise::Outcomes, CliError> {
-    let init = || lib.initialize();
+    // A Go library is loaded by each child, before its first input.
+    let init = |exec: &mut executor::Executor| -> Result<(), String> {
+        lib.load_target(target)?;
+        lib.initialize();
+        exec.remap_counters();
+        Ok(())
+    };
     let warm_up = inputs::zero(target);
     fuzz_cli::interrupt::install();
     let job = supervise::Job {
@@ -341,6 +423,8 @@ fn bench(
     n: u64,
     cmp_outcomes: bool,
 ) -> Result<Status, CliError> {
+    crash::install(-1);
+    load_target(lib, target)?;
     lib.initialize();
     let mut map = coverage::CounterMap::new(lib.uses_pc_map);
     if cmp_outcomes {
@@ -356,23 +440,25 @@ fn bench(
         None,
     );
     exec.reset_counters();
-    // Warm up (first executions initialise lazily), then measure.
-    for _ in 0..(n / 10).clamp(1, 1000) {
-        exec.exec(values);
-    }
-    let start = Instant::now();
-    let mut done = 0;
-    while done < n {
-        // Ctrl-C (the check's handler is installed) ends the timing early.
-        if done % 4096 == 0 && fuzz_cli::interrupt::interrupted() {
-            eprintln!("{TOOL}: interrupted after {done} of {n} executions");
-            break;
+    let (done, elapsed) = golib::within(|| {
+        // Warm up (first executions initialise lazily), then measure.
+        for _ in 0..(n / 10).clamp(1, 1000) {
+            exec.exec(values);
         }
-        exec.exec(values);
-        done += 1;
-    }
+        let start = Instant::now();
+        let mut done = 0;
+        while done < n {
+            // Ctrl-C (the check's handler is installed) ends the timing early.
+            if done % 4096 == 0 && fuzz_cli::interrupt::interrupted() {
+                eprintln!("{TOOL}: interrupted after {done} of {n} executions");
+                break;
+            }
+            exec.exec(values);
+            done += 1;
+        }
+        (done, start.elapsed())
+    });
     let n = done;
-    let elapsed = start.elapsed();
     let per = elapsed.as_nanos() as f64 / n.max(1) as f64;
     print_line(format!(
         "{}: {n} executions in {:.3}s: {per:.0} ns/exec ({:.0} execs/s), {total} counters read per execution ({module_counters} from modules, {} PC table entries), {} features per execution",

@@ -211,7 +211,7 @@ extern "C" {
 
 /// Records an unequal comparison into the integer table (c/sancov.c), as
 /// the integer comparison callbacks do.
-fn record(a: u64, b: u64, size: u8) {
+pub fn record(a: u64, b: u64, size: u8) {
     // SAFETY: a plain C function writing a plain table.
     unsafe { fuzz_worker_record(a, b, size) }
 }

@@ -28,13 +28,9 @@ use fuzz_core::worker::client::{rss_mb, warm_up_allowance};
 use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::Value;
 use nix::fcntl::OFlag;
-use nix::sys::memfd::{memfd_create, MFdFlags};
-use nix::sys::prctl;
 use nix::sys::signal::{kill, Signal};
 use nix::sys::wait::waitpid;
-use nix::unistd::{
-    dup2_stderr, dup2_stdout, getppid, lseek, pipe2, read, write, ForkResult, Pid, Whence,
-};
+use nix::unistd::{lseek, pipe2, read, write, ForkResult, Pid, Whence};
 use std::fs::File;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::fs::FileExt;
@@ -96,8 +92,10 @@ pub struct Job<'a> {
     pub inputs: &'a [Vec<Value>],
     pub timeout: Duration,
     pub rss_limit_mb: u64,
-    /// Run before the first input in each child (LLVMFuzzerInitialize).
-    pub init: &'a dyn Fn(),
+    /// Run before the first input in each child: LLVMFuzzerInitialize,
+    /// or for a Go library, its loading (see golib.rs). An error ends the
+    /// child, and the run.
+    pub init: &'a dyn Fn(&mut Executor) -> Result<(), String>,
     /// The warm-up input: the empty input, or the zero values.
     pub warm_up: &'a [Value],
     /// True once the run is to stop (Ctrl-C); asked every 20 ms.
@@ -114,7 +112,7 @@ pub struct Outcomes {
 /// Runs every input (until stopped) through `exec`, in children (each
 /// runs a copy of it), and returns one outcome per input, in order.
 pub fn run_all(job: &Job, exec: &mut Executor) -> Result<Outcomes, String> {
-    let capture = memfd()?;
+    let capture = crate::children::capture_file("fuzz-worker-output")?;
     let capture = &capture;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(job.inputs.len());
     let allowance = warm_up_allowance(job.timeout);
@@ -138,6 +136,7 @@ pub fn run_all(job: &Job, exec: &mut Executor) -> Result<Outcomes, String> {
                     stopped = true;
                     break;
                 }
+                Wait::Error(why) => return Err(why),
             }
         }
         let mut limit = first_limit;
@@ -159,6 +158,7 @@ pub fn run_all(job: &Job, exec: &mut Executor) -> Result<Outcomes, String> {
                     stopped = true;
                     break 'children;
                 }
+                Event::Error(why) => return Err(why),
             }
             limit = job.timeout;
         }
@@ -171,6 +171,8 @@ enum Wait {
     Ok,
     Failed,
     Stopped,
+    /// The child could not get ready to run (its `E` line).
+    Error(String),
 }
 
 fn classify_return(
@@ -189,17 +191,15 @@ fn classify_return(
     }
 }
 
-/// The memory file the children's stdout and stderr go to.
-fn memfd() -> Result<File, String> {
-    memfd_create(c"fuzz-worker-output", MFdFlags::empty())
-        .map(File::from)
-        .map_err(|e| format!("memfd_create: {e}"))
-}
-
 enum Event {
-    Done { ret: i32, cov: Option<(usize, u64)> },
+    Done {
+        ret: i32,
+        cov: Option<(usize, u64)>,
+    },
     Died(Outcome),
     Stopped,
+    /// The child could not get ready to run (its `E` line).
+    Error(String),
 }
 
 struct Child<'a> {
@@ -253,41 +253,43 @@ fn child_loop(
     out: OwnedFd,
     warm_up: bool,
 ) -> ! {
-    if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || getppid() == Pid::from_raw(1) {
-        exit_now(1);
-    }
-    let null = File::options().write(true).open("/dev/null");
-    let _ = match &null {
-        Ok(null) => dup2_stdout(null),
-        Err(_) => dup2_stdout(capture),
-    };
-    let _ = dup2_stderr(capture);
+    crate::children::die_with_parent();
+    crate::children::quiet_stdout(capture);
     crate::crash::install(out.as_raw_fd());
     sancov::clear_comparisons();
-    (job.init)();
-    if warm_up {
-        exec.exec(job.warm_up);
-        send(&out, "W\n");
+    if let Err(e) = (job.init)(exec) {
+        send(&out, &format!("E {}\n", e.replace('\n', " ")));
+        exit_now(INIT_FAILED)
     }
-    // Initialisation may have touched counters; from here on each read
-    // also resets, so the tables are walked once per input.
-    exec.reset_counters();
-    for i in first..job.inputs.len() {
-        let offset = lseek(std::io::stderr(), 0, Whence::SeekEnd).unwrap_or(-1);
-        send(&out, &format!("S {i} {offset}\n"));
-        let ret = exec.exec(&job.inputs[i]);
-        let features = &exec.features;
-        send(
-            &out,
-            &format!(
-                "D {i} {ret} {} {:x}\n",
-                features.len(),
-                fingerprint(features)
-            ),
-        );
-    }
+    crate::golib::within(|| {
+        if warm_up {
+            exec.exec(job.warm_up);
+            send(&out, "W\n");
+        }
+        // Initialisation may have touched counters; from here on each read
+        // also resets, so the tables are walked once per input.
+        exec.reset_counters();
+        for i in first..job.inputs.len() {
+            let offset = lseek(std::io::stderr(), 0, Whence::SeekEnd).unwrap_or(-1);
+            send(&out, &format!("S {i} {offset}\n"));
+            let ret = exec.exec(&job.inputs[i]);
+            let features = &exec.features;
+            send(
+                &out,
+                &format!(
+                    "D {i} {ret} {} {:x}\n",
+                    features.len(),
+                    fingerprint(features)
+                ),
+            );
+        }
+    });
     exit_now(0)
 }
+
+/// The exit status of a child whose initialisation failed (it said why in
+/// an `E` line).
+const INIT_FAILED: i32 = 119;
 
 /// Sends one report line, or leaves: the parent is gone.
 fn send(fd: &OwnedFd, line: &str) {
@@ -308,6 +310,10 @@ impl Child<'_> {
             while let Some(line) = self.next_line() {
                 if line == "W" {
                     return Wait::Ok;
+                }
+                if let Some(why) = line.strip_prefix("E ") {
+                    self.kill();
+                    return Wait::Error(why.to_string());
                 }
             }
             if (job.stop)() {
@@ -352,6 +358,10 @@ impl Child<'_> {
                             ret: ret.parse().unwrap_or(0),
                             cov,
                         };
+                    }
+                    ["E", ..] => {
+                        self.kill();
+                        return Event::Error(line[2..].to_string());
                     }
                     ["C", sig, overflow] => {
                         self.crash = Some((sig.parse().unwrap_or(0), *overflow == "1"));

@@ -14,18 +14,20 @@ pub fn bin(name: &str) -> PathBuf {
         "fuzz-convert" => env!("CARGO_BIN_EXE_fuzz-convert"),
         "fuzz-corpus" => env!("CARGO_BIN_EXE_fuzz-corpus"),
         "fuzz-clean" => env!("CARGO_BIN_EXE_fuzz-clean"),
+        "fuzz-build" => env!("CARGO_BIN_EXE_fuzz-build"),
         other => panic!("no binary {other}"),
     };
     PathBuf::from(p)
 }
 
-pub const TOOLS: [&str; 6] = [
+pub const TOOLS: [&str; 7] = [
     "fuzz-run",
     "fuzz-worker",
     "fuzz-minimize",
     "fuzz-convert",
     "fuzz-corpus",
     "fuzz-clean",
+    "fuzz-build",
 ];
 
 /// The repository root.

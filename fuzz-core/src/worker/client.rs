@@ -98,6 +98,9 @@ pub struct Spawn<'a> {
     pub cmp_outcomes: bool,
     /// Run the warm-up (false after one crashed or hung).
     pub warm_up: bool,
+    /// The worker's working directory, when not the tool's: a Go
+    /// package's, where its tests expect to run (as go test runs them).
+    pub cwd: Option<&'a Path>,
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -145,6 +148,9 @@ impl Worker {
         }
         if s.cmp_outcomes {
             cmd.arg("--cmp-outcomes");
+        }
+        if let Some(cwd) = s.cwd {
+            cmd.current_dir(cwd);
         }
         let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
         let parent = Pid::this();
@@ -467,6 +473,7 @@ impl Session {
             cmp_lib: None,
             cmp_outcomes: false,
             warm_up: !self.skip_warm_up,
+            cwd: None,
         };
         let mut worker = Worker::spawn(generation, &spawn, self.tx.clone())?;
         loop {

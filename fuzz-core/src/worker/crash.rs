@@ -204,13 +204,68 @@ pub fn death_kind(signal: Option<i32>, exit_code: Option<i32>, report: &str) -> 
 }
 
 /// The site of a typed target's failure (it returned failure rather than
-/// dying): a caught Rust panic is told apart by where it panicked; any
-/// other failure is one site, since its message may quote the input.
+/// dying): a caught Rust panic is told apart by where it panicked, a Go
+/// fuzz test's failure by [`go_location`]; any other failure is one site,
+/// since its message may quote the input.
 pub fn failure_site(message: &str) -> String {
-    match panic_location(message) {
-        Some(at) => format!("panic at {at}"),
+    if let Some(at) = panic_location(message) {
+        return format!("panic at {at}");
+    }
+    match go_location(message) {
+        Some(at) => format!("failure at {at}"),
         None => "failure".into(),
     }
+}
+
+/// Where a Go failure happened: for a panic (or a fatal error), the first
+/// frame of the goroutine's stack outside Go's runtime, testing and
+/// reflect, as `FILE:LINE`; for `t.Error` or `t.Fatal`, the `FILE:LINE`
+/// testing put before the first message. None when `report` is not Go's.
+pub fn go_location(report: &str) -> Option<String> {
+    let lines: Vec<&str> = report.lines().map(str::trim).collect();
+    if let Some(start) = lines
+        .iter()
+        .position(|l| l.starts_with("goroutine ") && l.ends_with("]:"))
+    {
+        let frames = lines[start + 1..].chunks_exact(2);
+        for frame in frames {
+            let (function, at) = (frame[0], frame[1]);
+            let Some(at) = go_file_line(at.split(" +0x").next().unwrap_or(at)) else {
+                break;
+            };
+            let name = function.rsplit_once('(').map_or(function, |(n, _)| n);
+            if !is_go_machinery(name) {
+                return Some(at.to_string());
+            }
+        }
+    }
+    lines.iter().find_map(|l| {
+        let (at, _) = l.split_once(": ")?;
+        go_file_line(at).map(str::to_string)
+    })
+}
+
+/// `FILE.go:LINE`, as Go prints a source position, or None.
+fn go_file_line(text: &str) -> Option<&str> {
+    let (file, line) = text.rsplit_once(':')?;
+    (file.ends_with(".go") && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(text)
+}
+
+/// Functions of the machinery around a Go failure: the runtime, testing
+/// (which runs the fuzz function and recovers its panic) and reflect
+/// (which calls it).
+fn is_go_machinery(function: &str) -> bool {
+    function == "panic"
+        || [
+            "runtime.",
+            "runtime/debug.",
+            "testing.",
+            "reflect.",
+            "internal/fuzz.",
+        ]
+        .iter()
+        .any(|p| function.starts_with(p))
 }
 
 /// Where a Rust panic happened: the first `panicked at FILE:LINE:COL`
@@ -351,6 +406,9 @@ pub fn site(kind: impl fmt::Display, report: &str, module: &str) -> String {
     if let Some(at) = panic_location(report) {
         return format!("{kind} at {at}");
     }
+    if let Some(at) = go_location(report) {
+        return format!("{kind} at {at}");
+    }
     // A hang is caught anywhere in its loop: its frames are named by their
     // functions (when the report has names), which do not move.
     let frames = if kind == "timeout" {
@@ -382,6 +440,28 @@ pub fn cut_report(head: &[u8], cut: u64, tail: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn go_failure_sites() {
+        use super::{failure_site, go_location};
+        let fatal =
+            "--- FAIL: FuzzParse (0.00s)\n    parse_test.go:9: found it: \"a: b.go:3\" 42\n";
+        assert_eq!(failure_site(fatal), "failure at parse_test.go:9");
+        let panic = "--- FAIL: FuzzX (0.00s)\n    testing.go:1356: panic: boom\n        goroutine 6 [running]:\n        \
+            runtime/debug.Stack()\n        \t/usr/lib/go-1.19/src/runtime/debug/stack.go:24 +0xdb\n        \
+            testing.tRunner.func1()\n        \t/usr/lib/go-1.19/src/testing/testing.go:1356 +0x1f2\n        \
+            panic({0x7f3b59ef8d20, 0x7f3b59f298d8})\n        \t/usr/lib/go-1.19/src/runtime/panic.go:884 +0x212\n        \
+            example.com/parse_test.FuzzX.func1(0x0?, {0xc00001a090, 0x3, 0x7f3b59cb1d19?})\n        \
+            \t/tmp/p/x_test.go:11 +0x351\n        reflect.Value.call({0x7f3b59efaa40?})\n";
+        assert_eq!(failure_site(panic), "failure at /tmp/p/x_test.go:11");
+        // A fatal error that ends the process: its goroutine's first frame.
+        let fatal_error = "fatal error: concurrent map writes\n\ngoroutine 7 [running]:\n\
+            runtime.throw({0x1, 0x2})\n\t/usr/lib/go-1.19/src/runtime/panic.go:1047 +0x5d\n\
+            example.com/m.(*T).Put(...)\n\t/src/m/m.go:30\n";
+        assert_eq!(go_location(fatal_error).as_deref(), Some("/src/m/m.go:30"));
+        assert_eq!(go_location("the target returned 1"), None);
+        assert_eq!(go_location("thread 'x' panicked at src/lib.rs:3:5:"), None);
+    }
+
     use super::*;
 
     const REPORT: &str = "==fuzz-worker== deadly signal SIGSEGV at address 0x0\n    #0 0x7f1 in f parse.c:8 (libp.so+0x1300)\n    #1 0x7f2 in g parse.c:9 (libp.so+0x1400)\n    #2 0x7f3 in h (libc.so.6+0x10)\n";

@@ -124,6 +124,72 @@ pub struct Listed {
     /// The target's own mutators, by symbol.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mutators: Vec<String>,
+    /// For a fuzz test of a Go package (a library fuzz-build made), what
+    /// go test's set-up of it said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub go: Option<GoTest>,
+}
+
+/// A Go fuzz test as go test -fuzz sets it up, before any input: its
+/// `f.Add` values, or why it cannot run.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct GoTest {
+    pub status: GoStatus,
+    /// The `f.Add` values, in order, each as a corpus file in Go's own
+    /// encoding; replayed as `seed#0`, `seed#1`, … before testdata's files,
+    /// as go test names them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<String>,
+    /// What testing printed for the fuzz test during its set-up (its
+    /// failure, or why it skipped), as go test shows it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub output: String,
+}
+
+/// How a Go fuzz test's set-up ended.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum GoStatus {
+    /// It reached `f.Fuzz` and can run inputs.
+    Ok,
+    /// It failed (`f.Fatal`, a panic, a second `f.Fuzz`, an `f.Add` of the
+    /// wrong types, no `f.Fuzz` at all).
+    Fail,
+    /// It called `f.Skip` before `f.Fuzz`.
+    Skip,
+}
+
+impl GoTest {
+    /// One line on why a fuzz test whose set-up did not end `Ok` cannot run.
+    pub fn why(&self) -> String {
+        let what = match self.status {
+            GoStatus::Ok => "it is ready",
+            GoStatus::Fail => "its set-up failed",
+            GoStatus::Skip => "it skips",
+        };
+        match self.said().first() {
+            Some(first) => format!("{what}: {first}"),
+            None => what.to_string(),
+        }
+    }
+
+    /// What testing said of the set-up, without its own lines (`=== FUZZ`,
+    /// `--- FAIL`, `FAIL`, `PASS`), unindented by the 4 spaces of a test's
+    /// log.
+    pub fn said(&self) -> Vec<&str> {
+        self.output
+            .lines()
+            .filter(|l| {
+                let t = l.trim();
+                !t.is_empty()
+                    && !l.starts_with("--- ")
+                    && !l.starts_with("=== ")
+                    && t != "FAIL"
+                    && t != "PASS"
+            })
+            .map(|l| l.strip_prefix("    ").unwrap_or(l))
+            .collect()
+    }
 }
 
 impl std::ops::Deref for Listed {
