@@ -35,6 +35,9 @@ mod custom;
 /// Faults in and around a run: kills, full disks, targets that misbehave.
 #[path = "e2e/faults.rs"]
 mod faults;
+/// Go's own fuzz tests, built by fuzz-build and run by fuzz-run.
+#[path = "e2e/go_fuzz.rs"]
+mod go_fuzz;
 /// Go's `go test` replays corpora our tools wrote.
 #[path = "e2e/go_interop.rs"]
 mod go_interop;

@@ -1,0 +1,3 @@
+module example.com/gofuzz
+
+go 1.19

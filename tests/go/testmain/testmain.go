@@ -1,0 +1,2 @@
+// Package testmain has a TestMain that its fuzz test depends on.
+package testmain
