@@ -39,14 +39,16 @@ type fuzzbuildStrCmp struct {
 	alen, blen uint8
 }
 
-// The comparisons of one execution, in the order they were made; past the
-// end of a table the count keeps growing and the table wraps. Noted only
-// while fuzzbuildTracing is non-zero: while the fuzz function runs.
+// The first comparisons of one execution, in the order they were made (a
+// parser's first ones are what its input's header must match; once a
+// table is full, what follows is not noted, and a hook costs a check).
+// Noted only while fuzzbuildTracing is non-zero: while the fuzz function
+// runs.
 var (
 	fuzzbuildTracing  uint32
-	fuzzbuildInts     [4096]fuzzbuildIntCmp
+	fuzzbuildInts     [1024]fuzzbuildIntCmp
 	fuzzbuildIntCount uint32
-	fuzzbuildStrs     [256]fuzzbuildStrCmp
+	fuzzbuildStrs     [128]fuzzbuildStrCmp
 	fuzzbuildStrCount uint32
 )
 
@@ -56,8 +58,11 @@ func fuzzbuildNoteInt(a, b uint64, size uint32, site uint) {
 		return
 	}
 	i := fuzzbuildIntCount
+	if i >= uint32(len(fuzzbuildInts)) {
+		return
+	}
 	fuzzbuildIntCount = i + 1
-	e := &fuzzbuildInts[i%uint32(len(fuzzbuildInts))]
+	e := &fuzzbuildInts[i]
 	e.a, e.b, e.size, e.site = a, b, size, uint32(site)
 }
 
@@ -67,8 +72,11 @@ func fuzzbuildNoteStr(a, b string) {
 		return
 	}
 	i := fuzzbuildStrCount
+	if i >= uint32(len(fuzzbuildStrs)) {
+		return
+	}
 	fuzzbuildStrCount = i + 1
-	e := &fuzzbuildStrs[i%uint32(len(fuzzbuildStrs))]
+	e := &fuzzbuildStrs[i]
 	e.alen = uint8(copy(e.a[:], a))
 	e.blen = uint8(copy(e.b[:], b))
 }
