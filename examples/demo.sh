@@ -50,4 +50,22 @@ step "fuzz-minimize shrinks a 4 KB crasher to the bytes that matter"
 fuzz-minimize -raw lib/libc_parse_gcc.so big -o small
 od -c small
 
+if command -v go >/dev/null; then
+    step "a Go package's own fuzz tests (examples/go), fuzzed as go test -fuzz fuzzes them"
+    cp -r "$here/go" gopkg
+    rm -rf gopkg/testdata
+    fuzz-worker list "$(cd gopkg && fuzz-build)"
+    status=0
+    (cd gopkg && fuzz-run -fuzz '^FuzzQuote$' -fuzztime 120s .) || status=$?
+    if [ "$status" -ne 1 ]; then
+        echo "demo: expected fuzz-run to find FuzzQuote's planted bug (exit 1), got exit $status" >&2
+        exit 1
+    fi
+    name="$(ls gopkg/testdata/fuzz/FuzzQuote)"
+    step "go test reads the crasher fuzz-run wrote, and fails the same way"
+    (cd gopkg && go test -run="FuzzQuote/$name" .) || true
+else
+    step "no go here: skipping the Go example (apt-get install golang-go)"
+fi
+
 echo "demo done: planted bugs found, replayed, fixed and minimized" >&2

@@ -23,6 +23,13 @@ use std::path::PathBuf;
         without a seed corpus passes. The entries of each target run in one fuzz-worker process \
         under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and \
         the others still run.\n\n\
+        LIB may be a Go package's directory instead (fuzz-run -fuzz FuzzParse . in the package): \
+        fuzz-build builds its fuzz tests into a library first (see fuzz-build(1)), the seed corpus \
+        is the package's own testdata/fuzz/<FuzzXxx>/ after each fuzz test's f.Add values \
+        (seed#0, seed#1, ...), the workers run in the package's directory, as go test runs tests, \
+        and a failure's re-run line is go test's own. A fuzz test whose set-up fails (f.Fatal \
+        before f.Fuzz, a second f.Fuzz) fails before any input, as under go test; one that skips \
+        passes and is not fuzzed.\n\n\
         Exit status 0 when every entry passes, 1 when any fails, crashes or hangs or any seed file \
         is bad, 2 on misuse: a library that cannot be loaded, an invalid regular expression, -run \
         matching no target (or, with Target/NAME, no entry).\n\n\
