@@ -18,7 +18,7 @@ use nix::sys::signal::{raise, sigaction, SaFlags, SigAction, SigHandler, SigSet,
 use nix::unistd::{alarm, getpid, gettid};
 use std::io::Write;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 static REPORT_FD: AtomicI32 = AtomicI32::new(-1);
 /// The pipe to the coordinator, which the handler tells of a crash before
@@ -199,6 +199,42 @@ pub fn reinstall() {
     }
 }
 
+/// A flag a Go library watches (golib.rs): set to 1, it writes where its
+/// goroutines are, and sets it to 2.
+static GO_WHERE: AtomicPtr<u32> = AtomicPtr::new(std::ptr::null_mut());
+
+/// On a timeout, ask the Go library through `flag` where its goroutines
+/// are, rather than show this thread's stack (which only waits for Go).
+pub fn on_timeout_ask(flag: *mut u32) {
+    GO_WHERE.store(flag, Ordering::Release);
+}
+
+/// Asks the Go library where it is (see [`on_timeout_ask`]) and waits up
+/// to 400 ms for its answer; true when it answered.
+fn go_answered() -> bool {
+    let flag = GO_WHERE.load(Ordering::Acquire);
+    if flag.is_null() {
+        return false;
+    }
+    // SAFETY: a u32 of the loaded library's, which both sides only load
+    // and store whole; nanosleep is async-signal-safe.
+    unsafe {
+        let flag = &*(flag as *const AtomicU32);
+        flag.store(1, Ordering::SeqCst);
+        for _ in 0..40 {
+            if flag.load(Ordering::SeqCst) == 2 {
+                return true;
+            }
+            let pause = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 10_000_000,
+            };
+            libc::nanosleep(&pause, std::ptr::null_mut());
+        }
+    }
+    false
+}
+
 /// The time limit struck: write where the target's thread is (its stack:
 /// the site of a hang), then die. Sent to the process, it may land on any
 /// thread: it is passed on to the one that runs the target.
@@ -217,6 +253,9 @@ extern "C" fn on_timeout(_: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::
             )
         };
         return;
+    }
+    if go_answered() {
+        let _ = raise(Signal::SIGKILL);
     }
     let out = OUT_FD.load(Ordering::Relaxed);
     let mut line = StackLine::new();

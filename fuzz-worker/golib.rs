@@ -277,6 +277,9 @@ struct Tables {
     strs: *const StrCmp,
     str_count: *mut u32,
     str_cap: usize,
+    /// Set to 1 to have the library write where its goroutines are (it
+    /// sets 2 when it has).
+    where_: *mut u32,
 }
 
 /// An integer comparison the Go hooks noted (trace.go's fuzzbuildIntCmp).
@@ -360,6 +363,7 @@ pub fn load(path: &Path, name: &str, args: &[ArgType]) -> Result<(), String> {
             t.counters.add(t.counters_len)
         });
     }
+    crate::crash::on_timeout_ask(t.where_);
     let _ = LOADED.set(loaded);
     Ok(())
 }

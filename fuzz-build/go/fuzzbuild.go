@@ -26,6 +26,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -317,6 +318,7 @@ func fuzzbuildPrepare(name, args string) string {
 		return output
 	}
 	fuzzbuildFn, fuzzbuildTypes = p.fn, types
+	go fuzzbuildWatch()
 	// One processor: the goroutine testing starts for each input then runs
 	// on this thread as the caller waits, with no other thread woken.
 	runtime.GOMAXPROCS(1)
@@ -353,12 +355,44 @@ func fuzzbuildExec(data []byte) int32 {
 	return 0
 }
 
+// fuzzbuildWhere is set to 1 by fuzz-worker when an input has run past
+// its time limit: fuzzbuildWatch then writes where the fuzz test's
+// goroutines are, and sets it to 2. (The worker's own stack, the thread
+// that called into Go, would show only Go's scheduler waiting.)
+var fuzzbuildWhere uint32
+
+func fuzzbuildWatch() {
+	for {
+		time.Sleep(20 * time.Millisecond)
+		if atomic.LoadUint32(&fuzzbuildWhere) != 1 {
+			continue
+		}
+		buf := make([]byte, 1<<20)
+		n := runtime.Stack(buf, true)
+		// This goroutine's stack comes first: left out. Testing's, which
+		// runs the input, go first.
+		blocks := strings.Split(string(buf[:n]), "\n\n")[1:]
+		var first, rest []string
+		for _, b := range blocks {
+			if strings.Contains(b, "testing.tRunner(") {
+				first = append(first, b)
+			} else {
+				rest = append(rest, b)
+			}
+		}
+		os.Stderr.WriteString("==fuzz-worker== timeout: the input ran past the time limit; " +
+			"the fuzz test's goroutines were here:\n\n" + strings.Join(append(first, rest...), "\n\n") + "\n")
+		atomic.StoreUint32(&fuzzbuildWhere, 2)
+	}
+}
+
 // fuzzbuildTables hands fuzz-worker what it reads after each input: the
 // coverage counters and the comparison tables (trace.go).
 func fuzzbuildTables() (counters []byte, tracing *uint32, ints unsafe.Pointer, intCount *uint32,
-	intCap int, strs unsafe.Pointer, strCount *uint32, strCap int) {
+	intCap int, strs unsafe.Pointer, strCount *uint32, strCap int, where *uint32) {
 	return fuzzbuildCounters, &fuzzbuildTracing, unsafe.Pointer(&fuzzbuildInts), &fuzzbuildIntCount,
-		len(fuzzbuildInts), unsafe.Pointer(&fuzzbuildStrs), &fuzzbuildStrCount, len(fuzzbuildStrs)
+		len(fuzzbuildInts), unsafe.Pointer(&fuzzbuildStrs), &fuzzbuildStrCount, len(fuzzbuildStrs),
+		&fuzzbuildWhere
 }
 
 var fuzzbuildTypeNames = map[reflect.Type]string{

@@ -20,6 +20,7 @@ struct fuzz_go_tables {
 	void *strs;
 	uint32_t *str_count;
 	size_t str_cap;
+	uint32_t *where;
 };
 
 // fuzz-worker's side of fuzz_go_drive: called for the next input, with
@@ -61,7 +62,7 @@ func fuzzbuildExec(data []byte) int32
 
 //go:linkname fuzzbuildTables internal/fuzz.fuzzbuildTables
 func fuzzbuildTables() (counters []byte, tracing *uint32, ints unsafe.Pointer, intCount *uint32,
-	intCap int, strs unsafe.Pointer, strCount *uint32, strCap int)
+	intCap int, strs unsafe.Pointer, strCount *uint32, strCap int, where *uint32)
 
 // ZZFuzzBuildRegister is called by the generated _test.go files, the
 // external test package's too.
@@ -90,7 +91,7 @@ func fuzz_go_prepare(name, args *C.char) *C.char {
 
 //export fuzz_go_tables
 func fuzz_go_tables(t *C.struct_fuzz_go_tables) {
-	counters, tracing, ints, intCount, intCap, strs, strCount, strCap := fuzzbuildTables()
+	counters, tracing, ints, intCount, intCap, strs, strCount, strCap, where := fuzzbuildTables()
 	if len(counters) > 0 {
 		t.counters = (*C.uint8_t)(unsafe.Pointer(&counters[0]))
 	}
@@ -98,6 +99,7 @@ func fuzz_go_tables(t *C.struct_fuzz_go_tables) {
 	t.tracing = (*C.uint32_t)(unsafe.Pointer(tracing))
 	t.ints, t.int_count, t.int_cap = ints, (*C.uint32_t)(unsafe.Pointer(intCount)), C.size_t(intCap)
 	t.strs, t.str_count, t.str_cap = strs, (*C.uint32_t)(unsafe.Pointer(strCount)), C.size_t(strCap)
+	t.where = (*C.uint32_t)(unsafe.Pointer(where))
 }
 
 // fuzz_go_drive runs inputs until resume says there are no more. They run

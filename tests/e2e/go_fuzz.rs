@@ -387,6 +387,35 @@ fn go_tests_run_as_go_test_runs_them() {
             assert!(r.out().contains(&format!("input {input:?}")), "{}", r.out());
         }
     }
+    // A hang: past -timeout, where the fuzz test's goroutine was, down to
+    // the line that spins (the worker's own thread only waits for Go).
+    let file = pkg.scratch.path().join("in-hang");
+    std::fs::write(&file, "go test fuzz v1\nstring(\"hang\")\n").unwrap();
+    let r = pkg
+        .tool(
+            "fuzz-worker",
+            &[
+                "run",
+                "-timeout",
+                "1s",
+                "-target",
+                "FuzzVerdicts",
+                &lib,
+                file.to_str().unwrap(),
+            ],
+        )
+        .expect(1);
+    let out = r.out();
+    assert!(out.contains("timed out after 1s"), "{out}");
+    assert!(
+        out.contains("the fuzz test's goroutines were here"),
+        "{out}"
+    );
+    assert!(
+        out.contains("example.com/semantics.FuzzVerdicts.func1")
+            && out.contains("semantics_test.go:50"),
+        "{out}"
+    );
     // t.Cleanup ran for every input but the one that exited, and t.TempDir
     // removed its directories, as under go test.
     let ran = std::fs::read_to_string(&cleanups).unwrap();
@@ -416,8 +445,8 @@ fn go_tests_run_as_go_test_runs_them() {
     }
     for both in [
         "--- FAIL: FuzzSeeds/seed#1 ",
-        "semantics_test.go:59: seed 2 is bad",
-        "semantics_test.go:66: not ready to fuzz",
+        "semantics_test.go:65: seed 2 is bad",
+        "semantics_test.go:72: not ready to fuzz",
         "panic: testing: F.Fuzz called more than once",
     ] {
         assert!(ours.contains(both), "ours lacks {both:?}: {ours}");

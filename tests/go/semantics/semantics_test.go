@@ -46,9 +46,15 @@ func FuzzVerdicts(f *testing.F) {
 		case strings.HasPrefix(s, "parallel"):
 			t.Parallel()
 			t.Errorf("failed after t.Parallel")
+		case strings.HasPrefix(s, "hang"):
+			for spin(s) {
+			}
 		}
 	})
 }
+
+// spin is true, out of the compiler's sight.
+func spin(s string) bool { return len(s) > 0 }
 
 // FuzzSeeds: its second f.Add value fails.
 func FuzzSeeds(f *testing.F) {
