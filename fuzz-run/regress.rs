@@ -343,16 +343,18 @@ fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result
     if out.verbose {
         out.text(&format!("=== RUN   {name}\n"))?;
     }
+    let secs = start.elapsed().as_secs_f64();
     if !plan.bad.is_empty() {
-        malformed(name, &plan.bad, start.elapsed().as_secs_f64(), out)?;
+        unrun(name, Unrun::Malformed(&plan.bad), secs, out)?;
         return Ok(false);
     }
     if let Some(said) = &plan.setup_failed {
-        setup_failed(name, said, start.elapsed().as_secs_f64(), out)?;
+        unrun(name, Unrun::SetupFailed(said), secs, out)?;
         return Ok(false);
     }
     if plan.skipped {
-        skipped(plan, start.elapsed().as_secs_f64(), out)?;
+        let said: Vec<&str> = plan.target.go.iter().flat_map(|g| g.said()).collect();
+        unrun(name, Unrun::Skipped(&said), secs, out)?;
         return Ok(true);
     }
     if out.verbose {
@@ -371,75 +373,51 @@ fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result
     }
 }
 
-/// A target whose seed corpus holds malformed files fails before any of
-/// its entries runs, as in Go.
-fn malformed(name: &str, bad: &[String], secs: f64, out: &mut Output) -> Result<(), CliError> {
-    if out.json {
-        return out.json(json!({
-            "event": "target",
-            "target": name,
-            "outcome": "fail",
-            "elapsed": round3(secs),
-            "entries": 0,
-            "passed": 0,
-            "skipped": 0,
-            "failed": 0,
-            "malformed": bad,
-        }));
-    }
-    let mut s = format!("--- FAIL: {name} ({secs:.2}s)\n");
-    for line in bad {
-        indent_into(&mut s, line, 4);
-    }
-    out.text(&s)
+/// Why a target ran none of its entries.
+enum Unrun<'a> {
+    /// Its seed corpus holds malformed files (one line each): it fails,
+    /// as in Go.
+    Malformed(&'a [String]),
+    /// A Go fuzz test whose set-up failed (f.Fatal before f.Fuzz, a
+    /// panic, a second f.Fuzz): it fails, as under go test, with what
+    /// testing said.
+    SetupFailed(&'a [String]),
+    /// A Go fuzz test that skips before f.Fuzz: it passes (shown with -v,
+    /// as go test shows it).
+    Skipped(&'a [&'a str]),
 }
 
-/// A Go fuzz test whose set-up failed (f.Fatal before f.Fuzz, a panic, a
-/// second f.Fuzz) fails before any entry runs, as under go test.
-fn setup_failed(name: &str, said: &[String], secs: f64, out: &mut Output) -> Result<(), CliError> {
+/// Reports a target that ran none of its entries.
+fn unrun(name: &str, why: Unrun, secs: f64, out: &mut Output) -> Result<(), CliError> {
+    let (verdict, lines): (&str, Vec<&str>) = match &why {
+        Unrun::Malformed(bad) => ("FAIL", bad.iter().map(String::as_str).collect()),
+        Unrun::SetupFailed(said) => ("FAIL", said.iter().map(String::as_str).collect()),
+        Unrun::Skipped(said) => ("SKIP", said.to_vec()),
+    };
     if out.json {
-        return out.json(json!({
+        let mut ev = json!({
             "event": "target",
             "target": name,
-            "outcome": "fail",
+            "outcome": if verdict == "FAIL" { "fail" } else { "skip" },
             "elapsed": round3(secs),
             "entries": 0,
             "passed": 0,
             "skipped": 0,
             "failed": 0,
             "malformed": [],
-            "setup": said.join("\n"),
-        }));
+        });
+        match why {
+            Unrun::Malformed(bad) => ev["malformed"] = json!(bad),
+            Unrun::SetupFailed(said) => ev["setup"] = json!(said.join("\n")),
+            Unrun::Skipped(_) => {}
+        }
+        return out.json(ev);
     }
-    let mut s = format!("--- FAIL: {name} ({secs:.2}s)\n");
-    for line in said {
-        indent_into(&mut s, line, 4);
-    }
-    out.text(&s)
-}
-
-/// A Go fuzz test that skips before f.Fuzz passes unrun (shown with -v,
-/// as go test shows it).
-fn skipped(plan: &Plan, secs: f64, out: &mut Output) -> Result<(), CliError> {
-    let name = &plan.target.name;
-    if out.json {
-        return out.json(json!({
-            "event": "target",
-            "target": name,
-            "outcome": "skip",
-            "elapsed": round3(secs),
-            "entries": 0,
-            "passed": 0,
-            "skipped": 0,
-            "failed": 0,
-            "malformed": [],
-        }));
-    }
-    if !out.verbose {
+    if verdict == "SKIP" && !out.verbose {
         return Ok(());
     }
-    let mut s = format!("--- SKIP: {name} ({secs:.2}s)\n");
-    for line in plan.target.go.iter().flat_map(|g| g.said()) {
+    let mut s = format!("--- {verdict}: {name} ({secs:.2}s)\n");
+    for line in lines {
         indent_into(&mut s, line, 4);
     }
     out.text(&s)

@@ -76,40 +76,7 @@ pub enum Command {
     /// one inherited pipe, answers on another, the input under test in a
     /// shared memory file.
     #[command(hide = true)]
-    Serve {
-        /// The target library.
-        #[arg(value_name = "LIB.so")]
-        lib: PathBuf,
-        /// The target to fuzz.
-        #[arg(long = "target", value_name = "NAME")]
-        target: Option<String>,
-        /// The shared memory file the coordinator created.
-        #[arg(long = "shm", value_name = "PATH")]
-        shm: PathBuf,
-        /// A dictionary file (AFL/libFuzzer format).
-        #[arg(long = "dict", value_name = "FILE")]
-        dict: Option<PathBuf>,
-        /// File descriptor requests arrive on.
-        #[arg(long = "fd_in", value_name = "FD", default_value_t = 3)]
-        fd_in: i32,
-        /// File descriptor answers go to.
-        #[arg(long = "fd_out", value_name = "FD", default_value_t = 4)]
-        fd_out: i32,
-        /// A build of the same target with comparison tracing (trace-cmp),
-        /// run now and then for its comparison operands only.
-        #[arg(long = "cmp-lib", value_name = "LIB.so")]
-        cmp_lib: Option<PathBuf>,
-        /// Sanitizer runtime to preload (default: asked from clang-19).
-        #[arg(long = "sanitizer-runtime", value_name = "PATH")]
-        sanitizer_runtime: Option<PathBuf>,
-        /// Skip the warm-up run of the empty input (it crashed before).
-        #[arg(long = "no-warm-up")]
-        no_warm_up: bool,
-        /// Count each comparison site's outcomes (equal, below, above) as
-        /// coverage features of their own (fuzz-run -cmp_outcomes).
-        #[arg(long = "cmp-outcomes")]
-        cmp_outcomes: bool,
-    },
+    Serve(Serve),
     /// Print the PC table of a library (fuzz-corpus cover reads it): one
     /// line per basic block, with the counter number its coverage features
     /// carry, its module-relative address and its flags.
@@ -283,4 +250,41 @@ fn parse_count(s: &str) -> Result<u64, String> {
         Ok(n) => Ok(n),
         Err(_) => Err(format!("{s:?} is not a number of executions")),
     }
+}
+
+/// What `serve` is given.
+#[derive(clap::Args, Debug)]
+pub struct Serve {
+    /// The target library.
+    #[arg(value_name = "LIB.so")]
+    pub lib: PathBuf,
+    /// The target to fuzz.
+    #[arg(long = "target", value_name = "NAME")]
+    pub target: Option<String>,
+    /// The shared memory file the coordinator created.
+    #[arg(long = "shm", value_name = "PATH")]
+    pub shm: PathBuf,
+    /// A dictionary file (AFL/libFuzzer format).
+    #[arg(long = "dict", value_name = "FILE")]
+    pub dict: Option<PathBuf>,
+    /// File descriptor requests arrive on.
+    #[arg(long = "fd_in", value_name = "FD", default_value_t = 3)]
+    pub fd_in: i32,
+    /// File descriptor answers go to.
+    #[arg(long = "fd_out", value_name = "FD", default_value_t = 4)]
+    pub fd_out: i32,
+    /// A build of the same target with comparison tracing (trace-cmp),
+    /// run now and then for its comparison operands only.
+    #[arg(long = "cmp-lib", value_name = "LIB.so")]
+    pub cmp_lib: Option<PathBuf>,
+    /// Sanitizer runtime to preload (default: asked from clang-19).
+    #[arg(long = "sanitizer-runtime", value_name = "PATH")]
+    pub sanitizer_runtime: Option<PathBuf>,
+    /// Skip the warm-up run of the empty input (it crashed before).
+    #[arg(long = "no-warm-up")]
+    pub no_warm_up: bool,
+    /// Count each comparison site's outcomes (equal, below, above) as
+    /// coverage features of their own (fuzz-run -cmp_outcomes).
+    #[arg(long = "cmp-outcomes")]
+    pub cmp_outcomes: bool,
 }

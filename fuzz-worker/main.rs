@@ -114,29 +114,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             };
             run_inputs(&lib, target, &inputs, raw, limits, shown)
         }
-        Command::Serve {
-            lib,
-            target,
-            shm,
-            dict,
-            fd_in,
-            fd_out,
-            sanitizer_runtime,
-            cmp_lib,
-            no_warm_up,
-            cmp_outcomes,
-        } => serve_command(Served {
-            lib,
-            target,
-            shm,
-            dict,
-            fd_in,
-            fd_out,
-            sanitizer_runtime,
-            cmp_lib,
-            warm_up: !no_warm_up,
-            cmp_outcomes,
-        }),
+        Command::Serve(s) => serve_command(s),
         Command::PcTable {
             lib,
             sanitizer_runtime,
@@ -188,22 +166,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     }
 }
 
-/// What `serve` is given.
-struct Served {
-    lib: std::path::PathBuf,
-    target: Option<String>,
-    shm: std::path::PathBuf,
-    dict: Option<std::path::PathBuf>,
-    fd_in: i32,
-    fd_out: i32,
-    sanitizer_runtime: Option<std::path::PathBuf>,
-    cmp_lib: Option<std::path::PathBuf>,
-    warm_up: bool,
-    cmp_outcomes: bool,
-}
-
 /// `serve`: one worker of a coordinator's, until it says stop.
-fn serve_command(s: Served) -> Result<Status, CliError> {
+fn serve_command(s: fuzz_cli::worker::Serve) -> Result<Status, CliError> {
     let lib = open(&s.lib, s.sanitizer_runtime.as_deref(), s.target.as_deref())?;
     if let Some(cmp) = &s.cmp_lib {
         sanitizer::ensure_runtime(cmp, s.sanitizer_runtime.as_deref())
@@ -227,7 +191,7 @@ fn serve_command(s: Served) -> Result<Status, CliError> {
         s.cmp_lib.as_deref(),
         s.cmp_outcomes,
     )?;
-    golib::within(|| serve::serve(exec, target, s.fd_in, s.fd_out, s.warm_up))
+    golib::within(|| serve::serve(exec, target, s.fd_in, s.fd_out, !s.no_warm_up))
         .map_err(CliError::misuse)?;
     Ok(Status::Success)
 }

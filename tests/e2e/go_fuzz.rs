@@ -81,6 +81,14 @@ impl Pkg {
         run_command(self.command("go", args))
     }
 
+    /// `fuzz-run -fuzz PATTERN -fuzztime TIME -parallel 1 EXTRA... .`
+    fn fuzz(&self, pattern: &str, time: &str, extra: &[&str]) -> Run {
+        let mut args = vec!["-fuzz", pattern, "-fuzztime", time, "-parallel", "1"];
+        args.extend_from_slice(extra);
+        args.push(".");
+        self.tool("fuzz-run", &args)
+    }
+
     /// The library fuzz-build makes of the package.
     fn build(&self) -> String {
         self.tool("fuzz-build", &[])
@@ -252,12 +260,7 @@ fn fuzz_run_finds_each_planted_bug_and_go_test_reproduces_it() {
         ("FuzzParseRecord", "index out of range"),
     ] {
         let pattern = format!("^{target}$");
-        let r = pkg
-            .tool(
-                "fuzz-run",
-                &["-fuzz", &pattern, "-fuzztime", "60s", "-parallel", "1", "."],
-            )
-            .expect(1);
+        let r = pkg.fuzz(&pattern, "60s", &[]).expect(1);
         let out = r.out();
         assert!(out.contains(says), "{target}: {out}\n{}", r.stderr);
         let crashers = pkg.crashers(target);
@@ -484,20 +487,7 @@ fn a_test_main_sets_up_every_fuzz_test() {
     pkg.tool("fuzz-run", &["."]).expect(0);
     // Fuzzing runs it too (in the worker, whose TestMain would os.Exit
     // after m.Run: it never gets there); the planted "stop" is found.
-    let r = pkg
-        .tool(
-            "fuzz-run",
-            &[
-                "-fuzz",
-                "FuzzNeedsMain",
-                "-fuzztime",
-                "60s",
-                "-parallel",
-                "1",
-                ".",
-            ],
-        )
-        .expect(1);
+    let r = pkg.fuzz("FuzzNeedsMain", "60s", &[]).expect(1);
     assert!(r.out().contains("testmain_test.go:27: stop"), "{}", r.out());
     assert!(!r.out().contains("TestMain did not run"), "{}", r.out());
 }
@@ -506,20 +496,7 @@ fn a_test_main_sets_up_every_fuzz_test() {
 fn comparison_feedback_and_keepfuzzing_work_on_go_fuzz_tests() {
     let pkg = Pkg::copy("tests/go/semantics");
     // A string and a 32-bit equality: the hooks' operands find them.
-    let r = pkg
-        .tool(
-            "fuzz-run",
-            &[
-                "-fuzz",
-                "^FuzzCompare$",
-                "-fuzztime",
-                "60s",
-                "-parallel",
-                "1",
-                ".",
-            ],
-        )
-        .expect(1);
+    let r = pkg.fuzz("^FuzzCompare$", "60s", &[]).expect(1);
     assert!(
         r.out().contains("found the magic \"fuzz-go!\" 0xc0ffee42"),
         "{}",
@@ -527,36 +504,11 @@ fn comparison_feedback_and_keepfuzzing_work_on_go_fuzz_tests() {
     );
     // Without them, not in seconds.
     std::fs::remove_dir_all(pkg.dir().join("testdata")).unwrap();
-    pkg.tool(
-        "fuzz-run",
-        &[
-            "-fuzz",
-            "^FuzzCompare$",
-            "-fuzztime",
-            "10s",
-            "-parallel",
-            "1",
-            "-use_cmp",
-            "0",
-            ".",
-        ],
-    )
-    .expect(0);
+    pkg.fuzz("^FuzzCompare$", "10s", &["-use_cmp", "0"])
+        .expect(0);
     // Two bugs at two sites: -keepfuzzing keeps one crasher for each.
     let r = pkg
-        .tool(
-            "fuzz-run",
-            &[
-                "-fuzz",
-                "^FuzzTwoBugs$",
-                "-fuzztime",
-                "20s",
-                "-parallel",
-                "1",
-                "-keepfuzzing",
-                ".",
-            ],
-        )
+        .fuzz("^FuzzTwoBugs$", "20s", &["-keepfuzzing"])
         .expect(1);
     let crashers = pkg.crashers("FuzzTwoBugs");
     assert_eq!(crashers.len(), 2, "{crashers:?}\n{}", r.out());
