@@ -208,6 +208,8 @@ struct Child<'a> {
     capture: &'a File,
     buf: Vec<u8>,
     stderr_offset: u64,
+    /// Where the current input's output ended, once it is done.
+    stderr_end: Option<u64>,
     crash: Option<(i32, bool)>,
     exited: bool,
 }
@@ -235,6 +237,7 @@ fn spawn<'a>(
             capture,
             buf: Vec::new(),
             stderr_offset: 0,
+            stderr_end: None,
             crash: None,
             exited: false,
         }),
@@ -273,11 +276,12 @@ fn child_loop(
             let offset = lseek(std::io::stderr(), 0, Whence::SeekEnd).unwrap_or(-1);
             send(&out, &format!("S {i} {offset}\n"));
             let ret = exec.exec(&job.inputs[i]);
+            let end = lseek(std::io::stderr(), 0, Whence::SeekEnd).unwrap_or(-1);
             let features = &exec.features;
             send(
                 &out,
                 &format!(
-                    "D {i} {ret} {} {:x}\n",
+                    "D {i} {ret} {} {:x} {end}\n",
                     features.len(),
                     fingerprint(features)
                 ),
@@ -347,9 +351,13 @@ impl Child<'_> {
                 match parts.as_slice() {
                     ["S", n, off] if n.parse() == Ok(i) => {
                         self.stderr_offset = off.parse().unwrap_or(0);
+                        self.stderr_end = None;
                         started = Some(Instant::now());
                     }
-                    ["D", n, ret, count, fp] if n.parse() == Ok(i) => {
+                    ["D", n, ret, count, fp, end] if n.parse() == Ok(i) => {
+                        // What the input wrote ends here: the child may be
+                        // writing the next one's by the time this is read.
+                        self.stderr_end = end.parse().ok();
                         let cov = Some((
                             count.parse().unwrap_or(0),
                             u64::from_str_radix(fp, 16).unwrap_or(0),
@@ -429,12 +437,13 @@ impl Child<'_> {
         Some(String::from_utf8_lossy(&line).trim_end().to_string())
     }
 
-    /// What the child wrote since the current input started.
+    /// What the child wrote for the current input: from its start to its
+    /// end, or to now while it runs (or when it died).
     fn stderr_since(&self) -> String {
         let Ok(meta) = self.capture.metadata() else {
             return String::new();
         };
-        let end = meta.len();
+        let end = self.stderr_end.unwrap_or(u64::MAX).min(meta.len());
         let start = self.stderr_offset.min(end);
         let mut buf = vec![0u8; (end - start) as usize];
         let n = self.capture.read_at(&mut buf, start).unwrap_or(0);

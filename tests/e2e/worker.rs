@@ -1082,3 +1082,31 @@ fn bench_reports_a_failing_input_as_run_does_and_refuses_zero() {
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     has(&r.stderr, "-n");
 }
+
+#[test]
+fn each_failures_message_is_its_own() {
+    // The child may run the next input before the parent reads the last
+    // one's message: each message ends where its input ended (issue 33:
+    // three failing entries each carried the later ones' messages).
+    let dir = tempdir();
+    let d = dir.path();
+    let inputs = [
+        raw(d, "e1", b"x1"),
+        raw(d, "e2", b"xx22"),
+        raw(d, "e3", b"xxx333"),
+    ];
+    let lib = example_lib("libmisbehave.so");
+    for round in 0..30 {
+        let reps = run_inputs(d, &lib, Some("FuzzFail"), &["-raw"], &inputs, 1);
+        for (rep, n) in reps.iter().zip([2, 4, 6]) {
+            let all = rep.all();
+            let own = format!("starts with 'x' ({n} bytes)");
+            assert!(all.contains(&own), "round {round}: {all}");
+            assert_eq!(
+                all.matches("bad input").count(),
+                1,
+                "round {round}: another entry's message in this one's:\n{all}"
+            );
+        }
+    }
+}
