@@ -5,6 +5,7 @@
 //! | 0 | success: nothing found, the job done |
 //! | 1 | a finding: a crasher, a failing or malformed corpus entry |
 //! | 2 | misuse: a bad flag or value, an operand that cannot be read or parsed |
+//! | 128+N | a job with a fixed amount of work stopped by signal N before it finished |
 //!
 //! A finding is an *outcome* a tool returns, not an error, so exit 1 never
 //! mixes with exit 2. Errors print as `tool: message` on one line. A write
@@ -19,14 +20,30 @@ use std::process::ExitCode;
 /// How a tool's run ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Status {
-    Success = 0,
-    Finding = 1,
-    Misuse = 2,
+    Success,
+    Finding,
+    Misuse,
+    /// A job with a fixed amount of work (a replay, `run`, a merge, a
+    /// coverage report) stopped by this signal before it finished: exit
+    /// 128 + the signal's number, as a shell reports a killed command.
+    Stopped(i32),
+}
+
+impl Status {
+    /// The exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Success => 0,
+            Status::Finding => 1,
+            Status::Misuse => 2,
+            Status::Stopped(sig) => (128 + sig.clamp(1, 127)) as u8,
+        }
+    }
 }
 
 impl From<Status> for ExitCode {
     fn from(s: Status) -> ExitCode {
-        ExitCode::from(s as u8)
+        ExitCode::from(s.code())
     }
 }
 
@@ -57,6 +74,19 @@ impl CliError {
             status: Status::Success,
             message: String::new(),
             quiet: true,
+        }
+    }
+
+    /// A job with a fixed amount of work stopped by a signal (Ctrl-C,
+    /// SIGTERM, SIGHUP) before it finished: exit 128 + its number, the
+    /// message saying which signal and `how_far` the job got.
+    pub fn stopped(how_far: &str) -> CliError {
+        let sig = crate::interrupt::signal().unwrap_or(libc::SIGINT);
+        let name = fuzz_core::worker::crash::signal_str(sig).unwrap_or("a signal");
+        CliError {
+            status: Status::Stopped(sig),
+            message: format!("stopped by {name}: {how_far}"),
+            quiet: false,
         }
     }
 

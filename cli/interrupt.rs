@@ -3,12 +3,15 @@
 //! the best result so far saved.
 
 use fuzz_core::worker::crash::DeathKind;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The first of them that arrived.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn on_signal(_: libc::c_int) {
+extern "C" fn on_signal(sig: libc::c_int) {
+    let _ = SIGNAL.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
@@ -26,6 +29,12 @@ pub fn install() {
 /// True once SIGINT, SIGTERM or SIGHUP arrived.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// The signal that interrupted this process (the first, when several
+/// came), once [`interrupted`].
+pub fn signal() -> Option<i32> {
+    Some(SIGNAL.load(Ordering::SeqCst)).filter(|&s| s != 0)
 }
 
 /// How long the death of a process of ours by SIGTERM, SIGINT or SIGHUP

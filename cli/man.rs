@@ -18,7 +18,11 @@ macro_rules! exit_status {
         concat!(
             $codes,
             "\n\n",
-            "Every error is one line on standard error, \"tool: what is wrong\", naming the file, \
+            "128+N :: A job with a fixed amount of work (a replay, a run, a merge, a report) \
+             stopped by signal N before it was done: 130 for Ctrl-C, 143 for SIGTERM, as a shell \
+             reports a killed command; what was done is kept, and one line says how far it got. \
+             Fuzzing and minimizing are stopped that way, and exit as above.\n\n\
+             Every error is one line on standard error, \"tool: what is wrong\", naming the file, \
              line or flag. A broken pipe on standard output exits 0."
         )
     };

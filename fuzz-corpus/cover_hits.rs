@@ -87,8 +87,16 @@ pub fn run_entries(
         skipped: 0,
         warnings: Vec::new(),
     };
-    for e in entries {
-        let Some(features) = run_one(session, e, timeout, &mut hits)? else {
+    for (i, e) in entries.iter().enumerate() {
+        let Some(features) =
+            run_one(session, e, timeout, &mut hits).map_err(|err| match err.status {
+                // A stop: no report is made of part of a corpus.
+                fuzz_cli::Status::Stopped(_) => {
+                    CliError::stopped(&format!("{i} of {} entries ran; no report", entries.len()))
+                }
+                _ => err,
+            })?
+        else {
             continue;
         };
         let mut funcs: Vec<usize> = Vec::new();
@@ -120,6 +128,11 @@ pub fn run_entries(
         }
     }
     Ok(hits)
+}
+
+/// A stop (Ctrl-C, SIGTERM), its progress said by `run_entries`.
+fn stopped() -> CliError {
+    CliError::stopped("")
 }
 
 /// Runs one entry: its features, or `None` when it was skipped (counted
@@ -161,7 +174,7 @@ fn run_one(
             Ok(Response::Error { message, .. }) => skip(hits, message),
             Ok(other) => skip(hits, format!("the worker answered {other:?}")),
             // Ctrl-C (or SIGTERM, SIGHUP): stop within a fraction of a second.
-            Err(death) if death.kind == DeathKind::Stopped => return Err(CliError::interrupted()),
+            Err(death) if death.kind == DeathKind::Stopped => return Err(stopped()),
             Err(death) => skip(hits, death.kind.to_string()),
         },
     )

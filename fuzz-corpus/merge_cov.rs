@@ -69,11 +69,18 @@ pub fn run(
     let mut coverage: HashSet<u32> = HashSet::new();
     let mut have: HashSet<String> = HashSet::new();
     let mut skipped: Vec<String> = Vec::new();
-    for e in &existing {
+    for (i, e) in existing.iter().enumerate() {
         have.insert(digest::sha256_hex(&e.bytes));
-        if let Some(features) = features_of(&mut session, e, timeout, &mut skipped)? {
-            coverage.extend(features);
-        }
+        let features = features_of(&mut session, e, timeout, &mut skipped).map_err(|err| {
+            far(
+                err,
+                format!(
+                    "nothing merged: {i} of {} entries of the destination run",
+                    existing.len()
+                ),
+            )
+        })?;
+        coverage.extend(features.unwrap_or_default());
     }
     let baseline = coverage.len();
     // Smallest first, so that of two entries reaching the same coverage,
@@ -86,7 +93,17 @@ pub fn run(
             continue;
         }
         considered += 1;
-        let Some(features) = features_of(&mut session, e, timeout, &mut skipped)? else {
+        let features = features_of(&mut session, e, timeout, &mut skipped).map_err(|err| {
+            far(
+                err,
+                format!(
+                    "{} of {} entries considered, {added} merged (they are kept)",
+                    considered - 1,
+                    incoming.len()
+                ),
+            )
+        })?;
+        let Some(features) = features else {
             continue;
         };
         let new = features.iter().filter(|f| !coverage.contains(f)).count();
@@ -135,6 +152,20 @@ fn start_session(
     })
 }
 
+/// A stop (Ctrl-C, SIGTERM) said with how far the merge got; any other
+/// error as it is.
+fn far(e: CliError, how_far: String) -> CliError {
+    match e.status {
+        fuzz_cli::Status::Stopped(_) => CliError::stopped(&how_far),
+        _ => e,
+    }
+}
+
+/// A stop, its progress said by the caller ([`far`]).
+fn stopped() -> CliError {
+    CliError::stopped("")
+}
+
 /// The coverage features one entry reaches; `None` when it is rejected,
 /// or fails, crashes or hangs, which `skipped` then records. Ctrl-C (or
 /// SIGTERM, SIGHUP) stops the merge within a fraction of a second, what
@@ -176,7 +207,7 @@ fn features_of(
                 None
             }
             Ok(_) => None,
-            Err(death) if death.kind == DeathKind::Stopped => return Err(CliError::interrupted()),
+            Err(death) if death.kind == DeathKind::Stopped => return Err(stopped()),
             Err(death) => {
                 skipped.push(format!(
                     "{}: {}",

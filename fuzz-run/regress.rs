@@ -77,33 +77,49 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         verbose: cli.verbose && !cli.json,
     };
     let mut failed_targets = 0usize;
+    let mut ran_entries = 0usize;
     fuzz_cli::interrupt::install();
     for plan in &plans {
-        if !run_target(cli, &worker, plan, &mut out)? {
-            failed_targets += 1;
-        }
+        let ran = run_target(cli, &worker, plan, &mut out)?;
+        failed_targets += usize::from(!ran.passed);
+        ran_entries += ran.entries;
         if fuzz_cli::interrupt::interrupted() {
-            // Ctrl-C: what ran is reported; the rest does not run.
-            eprintln!("fuzz-run: interrupted");
+            // Ctrl-C, SIGTERM: what ran is reported; the rest does not
+            // run, and the replay is not a pass (exit 128 + the signal).
             break;
         }
     }
 
     let elapsed = start.elapsed().as_secs_f64();
     let lib = cli.lib_shown().display();
+    let stopped = fuzz_cli::interrupt::interrupted().then(|| {
+        let planned: usize = plans.iter().map(|p| p.entries.len()).sum();
+        CliError::stopped(&format!(
+            "{ran_entries} of {planned} seed corpus entries ran ({failed_targets} targets failed)"
+        ))
+    });
     if cli.json {
-        out.json(json!({
+        let mut end = json!({
             "event": "end",
             "lib": lib.to_string(),
-            "outcome": if failed_targets == 0 { "ok" } else { "fail" },
+            "outcome": if stopped.is_some() { "stopped" } else if failed_targets == 0 { "ok" } else { "fail" },
             "elapsed": round3(elapsed),
             "targets": plans.len(),
             "failed": failed_targets,
-        }))?;
-    } else if failed_targets == 0 {
+        });
+        if let Some(e) = &stopped {
+            end["exit_code"] = json!(e.status.code());
+            end["message"] = json!(e.message);
+        }
+        out.json(end)?;
+    }
+    if let Some(e) = stopped {
+        return Err(e);
+    }
+    if !cli.json && failed_targets == 0 {
         let pass = if out.verbose { "PASS\n" } else { "" };
         out.text(&format!("{pass}ok  \t{lib}\t{elapsed:.3}s\n"))?;
-    } else {
+    } else if !cli.json {
         out.text(&format!("FAIL\nFAIL\t{lib}\t{elapsed:.3}s\n"))?;
     }
     Ok(if failed_targets == 0 {
@@ -336,8 +352,16 @@ impl EntryResult {
     }
 }
 
-/// Runs one target's plan and prints its result; returns whether it passed.
-fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result<bool, CliError> {
+/// What one target's replay came to.
+struct Ran {
+    passed: bool,
+    /// Its entries that ran (fewer than planned when a signal stopped it).
+    entries: usize,
+}
+
+/// Runs one target's plan and prints its result.
+fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result<Ran, CliError> {
+    let ran = |passed| Ran { passed, entries: 0 };
     let start = Instant::now();
     let name = &plan.target.name;
     if out.verbose {
@@ -346,16 +370,16 @@ fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result
     let secs = start.elapsed().as_secs_f64();
     if !plan.bad.is_empty() {
         unrun(name, Unrun::Malformed(&plan.bad), secs, out)?;
-        return Ok(false);
+        return Ok(ran(false));
     }
     if let Some(said) = &plan.setup_failed {
         unrun(name, Unrun::SetupFailed(said), secs, out)?;
-        return Ok(false);
+        return Ok(ran(false));
     }
     if plan.skipped {
         let said: Vec<&str> = plan.target.go.iter().flat_map(|g| g.said()).collect();
         unrun(name, Unrun::Skipped(&said), secs, out)?;
-        return Ok(true);
+        return Ok(ran(true));
     }
     if out.verbose {
         let mut s = String::new();
@@ -366,11 +390,15 @@ fn run_target(cli: &Cli, worker: &Path, plan: &Plan, out: &mut Output) -> Result
     }
     let results = run_entries(cli, worker, plan)?;
     let secs = start.elapsed().as_secs_f64();
-    if out.json {
+    let passed = if out.json {
         json_results(cli, name, &results, secs, out)
     } else {
         text_results(cli, name, &results, secs, out)
-    }
+    }?;
+    Ok(Ran {
+        passed,
+        entries: results.len(),
+    })
 }
 
 /// Why a target ran none of its entries.
@@ -565,9 +593,13 @@ fn run_batch(
     if out.status.code() == Some(2) {
         return Err(targets::worker_error(&out.stderr, out.status));
     }
-    // Whatever else the worker said (warnings) is passed on.
+    // Whatever else the worker said (warnings) is passed on; that it was
+    // stopped too, fuzz-run says itself.
     let stderr = String::from_utf8_lossy(&out.stderr);
-    for line in stderr.lines().filter(|l| !l.trim().is_empty()) {
+    for line in stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !(stopped && l.starts_with("fuzz-worker: stopped by ")))
+    {
         let _ = writeln!(std::io::stderr(), "{line}");
     }
     let mut lines = String::from_utf8_lossy(&out.stdout)
@@ -605,8 +637,6 @@ fn run_batch(
         .collect())
 }
 
-/// A path as an operand: one that starts with `-` gets a `./` so the
-/// worker cannot read it as a flag (it comes after `--` anyway).
 /// An entry's path as the worker's operand: one that starts with `-` is
 /// not taken for a flag, and with a Go package, whose directory the worker
 /// runs in, it is absolute.

@@ -278,13 +278,6 @@ fn run_inputs(
         .map(|p| inputs::load(p, target, raw))
         .collect::<Result<Vec<_>, _>>()?;
     let done = supervised(lib, target, &values, limits)?;
-    if done.stopped {
-        eprintln!(
-            "{TOOL}: interrupted: {} of {} inputs run",
-            done.outcomes.len(),
-            inputs.len()
-        );
-    }
     let mut finding = false;
     for (path, outcome) in inputs.iter().zip(&done.outcomes) {
         finding |= outcome.is_finding();
@@ -294,6 +287,14 @@ fn run_inputs(
         } else {
             print_line(format!("{name}: {}", describe(outcome, shown.coverage)))?;
         }
+    }
+    if done.stopped {
+        // What ran is reported; the job is not done.
+        return Err(CliError::stopped(&format!(
+            "{} of {} inputs ran",
+            done.outcomes.len(),
+            inputs.len()
+        )));
     }
     Ok(if finding {
         Status::Finding
@@ -366,10 +367,7 @@ fn bench_check(
 ) -> Result<Option<Status>, CliError> {
     let done = supervised(lib, target, &[values.to_vec()], limits)?;
     match done.outcomes.first() {
-        None => {
-            eprintln!("{TOOL}: interrupted before the input ran");
-            Ok(Some(Status::Success))
-        }
+        None => Err(CliError::stopped("before the input ran")),
         Some(outcome) if outcome.is_finding() => {
             print_line(format!("{name}: {}", describe(outcome, false)))?;
             Ok(Some(Status::Finding))
@@ -414,7 +412,6 @@ fn bench(
         while done < n {
             // Ctrl-C (the check's handler is installed) ends the timing early.
             if done % 4096 == 0 && fuzz_cli::interrupt::interrupted() {
-                eprintln!("{TOOL}: interrupted after {done} of {n} executions");
                 break;
             }
             exec.exec(values);
@@ -422,6 +419,7 @@ fn bench(
         }
         (done, start.elapsed())
     });
+    let asked = n;
     let n = done;
     let per = elapsed.as_nanos() as f64 / n.max(1) as f64;
     print_line(format!(
@@ -432,6 +430,11 @@ fn bench(
         sancov::pc_table_entries(),
         exec.features.len()
     ))?;
+    if n < asked {
+        return Err(CliError::stopped(&format!(
+            "{n} of {asked} executions timed"
+        )));
+    }
     Ok(Status::Success)
 }
 

@@ -102,10 +102,21 @@ fn start(mut c: Command, mark: &str) -> Child {
         .unwrap()
 }
 
+/// How a phase ends when stopped: fuzzing (and minimizing, which keeps
+/// the smallest input so far) exits 0, as that is how it is stopped; a job
+/// with a fixed amount of work (a replay, `run`, a merge) did not finish,
+/// and exits 128 + the signal, as a shell reports a killed command.
+#[derive(Clone, Copy, PartialEq)]
+enum Ends {
+    Done,
+    Unfinished,
+}
+
 /// Sends `signal` once `c` has run for `after`, and asserts it ended
-/// within a second with exit 0 and left no process of its own behind.
+/// within a second with the exit code `ends` gives, and left no process of
+/// its own behind.
 #[track_caller]
-fn stops_within_a_second(c: Command, after: Duration, signal: i32, phase: &str) {
+fn stops_within_a_second(c: Command, after: Duration, signal: i32, phase: &str, ends: Ends) {
     let mark = format!("{phase}-{}", std::process::id());
     let marker = format!("FUZZ_TEST_MARK={mark}");
     let mut child = start(c, &mark);
@@ -128,7 +139,11 @@ fn stops_within_a_second(c: Command, after: Duration, signal: i32, phase: &str) 
         took < Duration::from_secs(1),
         "{phase}: stopped after {took:?}"
     );
-    assert_eq!(status.code(), Some(0), "{phase}: a stop that saved nothing");
+    let want = match ends {
+        Ends::Done => 0,
+        Ends::Unfinished => 128 + signal,
+    };
+    assert_eq!(status.code(), Some(want), "{phase}: signal {signal}");
     std::thread::sleep(Duration::from_millis(200));
     let left = marked_processes(&marker);
     assert!(left.is_empty(), "{phase}: processes left: {left:?}");
@@ -154,22 +169,28 @@ fn every_phase_stops_within_a_second_of_a_signal() {
         "fuzz-worker",
         &["run", "-timeout", "60s", &lib, "-target", "FuzzHang", &hang],
     );
-    stops_within_a_second(run, at, term, "fuzz-worker run (a hang)");
+    stops_within_a_second(run, at, term, "fuzz-worker run (a hang)", Ends::Unfinished);
     let replay = cmd(
         w.path(),
         "fuzz-run",
         &["-run", "FuzzHang", "-timeout", "60s", &lib],
     );
-    stops_within_a_second(replay, at, hup, "regression replay (a hang)");
+    stops_within_a_second(
+        replay,
+        at,
+        hup,
+        "regression replay (a hang)",
+        Ends::Unfinished,
+    );
 
     // The baseline, on a hanging seed; fuzzing.
     let baseline = w.fuzz_command(&lib, &["-fuzz", "^FuzzHang$", "-timeout", "60s"]);
-    stops_within_a_second(baseline, at, int, "baseline (a hang)");
+    stops_within_a_second(baseline, at, int, "baseline (a hang)", Ends::Done);
     let fuzzing = w.fuzz_command(
         example_lib("libc_parse_gcc_fixed.so"),
         &["-fuzz", "c_parse"],
     );
-    stops_within_a_second(fuzzing, at, term, "fuzzing");
+    stops_within_a_second(fuzzing, at, term, "fuzzing", Ends::Done);
 
     // merge -lib and cover, each on a hanging entry.
     let dst = w.path().join("merged");
@@ -190,7 +211,7 @@ fn every_phase_stops_within_a_second_of_a_signal() {
     );
     // (cover runs its entries through the same worker session as merge:
     // libmisbehave.so, a gcc trace-pc build, has no PC table to cover.)
-    stops_within_a_second(merge, at, hup, "merge -lib (a hang)");
+    stops_within_a_second(merge, at, hup, "merge -lib (a hang)", Ends::Unfinished);
 
     // Minimizing.
     let slow = w.path().join("slow");
@@ -211,7 +232,7 @@ fn every_phase_stops_within_a_second_of_a_signal() {
             "small",
         ],
     );
-    stops_within_a_second(minimize, at, term, "minimizing");
+    stops_within_a_second(minimize, at, term, "minimizing", Ends::Done);
 }
 
 #[test]
@@ -397,7 +418,8 @@ fn a_signal_to_every_process_of_a_run_is_a_stop_not_a_finding() {
 /// The same in replay mode (no -fuzz), where fuzz-run runs `fuzz-worker
 /// run` and it runs the entries in a child: with every process signalled,
 /// that child first while it runs a hanging entry, the entry is not a
-/// failure (it did not finish), and what ran before it is reported.
+/// failure (it did not finish), what ran before it is reported, and the
+/// replay is not a pass.
 #[test]
 fn a_signal_to_every_process_of_a_replay_is_a_stop_not_a_failure() {
     let lib = misbehave();
@@ -414,8 +436,22 @@ fn a_signal_to_every_process_of_a_replay_is_a_stop_not_a_failure() {
             std::thread::sleep(Duration::from_millis(50));
         }
         let r = run.stop_every_process(signal);
-        assert_eq!(r.code, 0, "signal {signal}\n{}\n{}", r.out(), r.stderr);
-        assert!(r.stderr.contains("interrupted"), "{}", r.stderr);
+        // Not a pass: the job did not finish (exit 128 + the signal), and
+        // it says how far it got.
+        assert_eq!(
+            r.code,
+            128 + signal,
+            "signal {signal}\n{}\n{}",
+            r.out(),
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains("stopped by SIG")
+                && r.stderr.contains("1 of 2 seed corpus entries ran"),
+            "{}",
+            r.stderr
+        );
+        assert!(!r.out().contains("ok  "), "{}", r.out());
         assert!(r.out().contains("--- PASS: FuzzHang/a"), "{}", r.out());
         assert!(!r.out().contains("FAIL"), "signal {signal}\n{}", r.out());
         assert!(!r.out().contains("crashed"), "signal {signal}\n{}", r.out());

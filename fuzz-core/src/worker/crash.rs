@@ -135,13 +135,18 @@ pub fn is_stack_overflow(report: &str) -> bool {
 /// here): the crash handler uses it.
 pub fn signal_str(sig: i32) -> Option<&'static str> {
     Some(match sig {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
         4 => "SIGILL",
         5 => "SIGTRAP",
         6 => "SIGABRT",
         7 => "SIGBUS",
         8 => "SIGFPE",
         9 => "SIGKILL",
+        10 => "SIGUSR1",
         11 => "SIGSEGV",
+        12 => "SIGUSR2",
         13 => "SIGPIPE",
         14 => "SIGALRM",
         15 => "SIGTERM",
