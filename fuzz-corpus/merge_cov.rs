@@ -66,22 +66,12 @@ pub fn run(
     }
 
     let start = Instant::now();
-    let mut coverage: HashSet<u32> = HashSet::new();
-    let mut have: HashSet<String> = HashSet::new();
+    let mut have: HashSet<String> = existing
+        .iter()
+        .map(|e| digest::sha256_hex(&e.bytes))
+        .collect();
     let mut skipped: Vec<String> = Vec::new();
-    for (i, e) in existing.iter().enumerate() {
-        have.insert(digest::sha256_hex(&e.bytes));
-        let features = features_of(&mut session, e, timeout, &mut skipped).map_err(|err| {
-            far(
-                err,
-                format!(
-                    "nothing merged: {i} of {} entries of the destination run",
-                    existing.len()
-                ),
-            )
-        })?;
-        coverage.extend(features.unwrap_or_default());
-    }
+    let mut coverage = covered(&mut session, &existing, timeout, &mut skipped)?;
     let baseline = coverage.len();
     // Smallest first, so that of two entries reaching the same coverage,
     // the smaller one is kept.
@@ -150,6 +140,27 @@ fn start_session(
             m => CliError::misuse(format!("{shown}: {m}")),
         }
     })
+}
+
+/// The coverage of the destination's entries, which the merge adds to.
+fn covered(
+    session: &mut Session,
+    existing: &[Entry],
+    timeout: Duration,
+    skipped: &mut Vec<String>,
+) -> Result<HashSet<u32>, CliError> {
+    let mut coverage = HashSet::new();
+    for (i, e) in existing.iter().enumerate() {
+        let features = features_of(session, e, timeout, skipped).map_err(|err| {
+            let n = existing.len();
+            far(
+                err,
+                format!("nothing merged: {i} of {n} entries of the destination run"),
+            )
+        })?;
+        coverage.extend(features.unwrap_or_default());
+    }
+    Ok(coverage)
 }
 
 /// A stop (Ctrl-C, SIGTERM) said with how far the merge got; any other

@@ -598,7 +598,8 @@ fn run_batch(
     let stderr = String::from_utf8_lossy(&out.stderr);
     for line in stderr
         .lines()
-        .filter(|l| !l.trim().is_empty() && !(stopped && l.starts_with("fuzz-worker: stopped by ")))
+        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !stopped || !l.starts_with("fuzz-worker: stopped by "))
     {
         let _ = writeln!(std::io::stderr(), "{line}");
     }
