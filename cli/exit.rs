@@ -9,7 +9,8 @@
 //!
 //! A finding is an *outcome* a tool returns, not an error, so exit 1 never
 //! mixes with exit 2. Errors print as `tool: message` on one line. A write
-//! to a closed pipe ends the tool quietly with 0, as `head` expects.
+//! to a closed pipe ends only the printing (`io::stdout`): the work goes on
+//! and the exit code is its verdict.
 
 use clap::{CommandFactory, FromArgMatches};
 use std::ffi::OsString;

@@ -160,9 +160,59 @@ fn unwritable(dir: &Path) -> Option<String> {
     })
 }
 
-/// Writes to stdout; a closed pipe becomes a quiet exit 0 upstream.
+/// Set once standard output is found closed (a pipe into `head`).
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Standard output, locked, as every result of the tools is written: a
+/// closed pipe ends only the printing (what is written after it is
+/// dropped), never the work, so that work with side effects (a merge,
+/// fmt -w) is done whole and the exit status is still the verdict on the
+/// whole input (`check BAD | head -1` exits 1), as DESIGN says.
+pub fn stdout() -> Stdout {
+    Stdout(std::io::stdout().lock())
+}
+
+/// See [`stdout`].
+pub struct Stdout(std::io::StdoutLock<'static>);
+
+impl Stdout {
+    fn closed(&self, r: std::io::Result<()>) -> std::io::Result<()> {
+        match r {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(buf.len());
+        }
+        match self.0.write(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+                Ok(buf.len())
+            }
+            other => other,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(());
+        }
+        let r = self.0.flush();
+        self.closed(r)
+    }
+}
+
+/// Writes to stdout (see [`stdout`]: a closed pipe drops the bytes).
 pub fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout();
     out.write_all(bytes)?;
     out.flush()?;
     Ok(())
@@ -172,16 +222,18 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
 /// be UTF-8), for scripts.
 pub fn print_path(path: &Path) -> Result<(), CliError> {
     use std::os::unix::ffi::OsStrExt;
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout();
     out.write_all(path.as_os_str().as_bytes())?;
     out.write_all(b"\n")?;
+    out.flush()?;
     Ok(())
 }
 
 /// Prints one line of results on stdout (a path, a listing line). Unlike
-/// `println!`, a closed pipe is an error to return, not a panic.
+/// `println!`, a closed pipe neither panics nor stops the work.
 pub fn print_line(line: impl std::fmt::Display) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout();
     writeln!(out, "{line}")?;
+    out.flush()?;
     Ok(())
 }

@@ -23,7 +23,8 @@ macro_rules! exit_status {
              reports a killed command; what was done is kept, and one line says how far it got. \
              Fuzzing and minimizing are stopped that way, and exit as above.\n\n\
              Every error is one line on standard error, \"tool: what is wrong\", naming the file, \
-             line or flag. A broken pipe on standard output exits 0."
+             line or flag. A closed standard output (a pipe into head) ends only the printing: \
+             the work is done whole, and the exit status is its verdict on the whole input."
         )
     };
 }

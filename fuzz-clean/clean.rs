@@ -135,7 +135,7 @@ fn library_id(lib: &Path) -> Result<std::ffi::OsString, CliError> {
 /// `-n`: the paths, one per line, as raw bytes so that scripts get the
 /// exact names.
 fn list(items: &[Item]) -> Result<(), CliError> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(fuzz_cli::io::stdout());
     for item in items {
         out.write_all(item.path.as_os_str().as_encoded_bytes())?;
         out.write_all(b"\n")?;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 pub fn run(dirs: &[PathBuf], types: Option<&[ArgType]>) -> Result<Status, CliError> {
     let files = corpus_files(dirs)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = fuzz_cli::io::stdout();
     let mut bad = 0;
     for path in &files {
         let entry = read_entry(path)?;

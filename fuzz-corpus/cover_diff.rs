@@ -19,7 +19,7 @@ use std::io::Write;
 /// (per PC table entry: whether an entry of OLD ran it).
 pub fn print(r: &Report, old_hit: &[bool], sources: &mut Sources) -> Result<(), CliError> {
     let old = |b: &Block| old_hit.get(b.index).copied().unwrap_or(false);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(fuzz_cli::io::stdout());
     for (sign, want) in [('+', true), ('-', false)] {
         // A block changed this way: hit now and not before (+), or the
         // reverse (-).

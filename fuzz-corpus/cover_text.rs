@@ -27,7 +27,7 @@ pub fn print_listing(report: &Report) -> Result<(), CliError> {
         .max()
         .unwrap_or(0)
         .min(48);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(fuzz_cli::io::stdout());
     for f in &order {
         let line = format!(
             "{:>fw$} {:>6}  {:<nw$}  {}",
@@ -56,7 +56,7 @@ pub fn print_listing(report: &Report) -> Result<(), CliError> {
 /// and the text. A source file that cannot be read is warned of once, and
 /// its lines with code are shown by their blocks' addresses.
 pub fn print_lines(r: &Report, selected: &[usize], sources: &mut Sources) -> Result<(), CliError> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(fuzz_cli::io::stdout());
     let mut warned = std::collections::HashSet::new();
     for (n, &i) in selected.iter().enumerate() {
         let Some(f) = r.functions.get(i) else {

@@ -12,7 +12,7 @@ const PREVIEW: usize = 32;
 
 pub fn run(dirs: &[PathBuf], json: bool) -> Result<Status, CliError> {
     let files = corpus_files(dirs)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(fuzz_cli::io::stdout());
     let mut malformed = 0;
     for path in &files {
         let entry = read_entry(path)?;

@@ -137,3 +137,63 @@ fn broken_pipe_exits_0() {
     let r = Run::from(child.wait_with_output().unwrap()).expect(0);
     assert!(r.stderr.is_empty(), "{}", r.stderr);
 }
+
+/// Runs one of our tools with its stdout read for one line and then
+/// closed (`tool ... | head -1`); returns how it ended.
+fn with_head_1(dir: &std::path::Path, tool: &str, args: &[&str]) -> Run {
+    // stderr to a file: a pipe nobody reads while stdout is read would
+    // stop a tool that warns a lot.
+    let log = tempdir();
+    let err = log.path().join("stderr");
+    let mut child = cmd(dir, tool, args)
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let mut r = Run::from(child.wait_with_output().unwrap());
+    r.stderr = std::fs::read_to_string(&err).unwrap();
+    r
+}
+
+#[test]
+fn a_closed_pipe_ends_the_printing_not_the_work_nor_the_verdict() {
+    let dir = tempdir();
+    let d = dir.path();
+    for corpus in ["a", "b"] {
+        std::fs::create_dir(d.join(corpus)).unwrap();
+    }
+    for i in 0..3000 {
+        let body = format!(
+            "go test fuzz v1\nint64({i})\nstring(\"{}\")\n",
+            "y".repeat(300)
+        );
+        let name = if i % 2 == 0 { "a" } else { "b" };
+        std::fs::write(d.join(name).join(format!("e{i:05}")), body).unwrap();
+    }
+    // merge A B | head -1: every entry merged all the same.
+    let r = with_head_1(d, "fuzz-corpus", &["merge", "m", "a", "b"]).expect(0);
+    assert_eq!(
+        std::fs::read_dir(d.join("m")).unwrap().count(),
+        3000,
+        "{}",
+        r.stderr
+    );
+    // fmt -rename | head -1: every file renamed.
+    let files: Vec<String> = (0..3000).step_by(2).map(|i| format!("a/e{i:05}")).collect();
+    let mut args = vec!["fmt", "-rename"];
+    args.extend(files.iter().map(String::as_str));
+    let r = with_head_1(d, "fuzz-corpus", &args).expect(0);
+    let digests = std::fs::read_dir(d.join("a"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().len() == 16)
+        .count();
+    assert_eq!(digests, 1500, "{}", r.stderr);
+    // A malformed file among many: the verdict is 1, pipe or no pipe.
+    std::fs::write(d.join("b").join("zz-bad"), "go test fuzz v2\n").unwrap();
+    with_head_1(d, "fuzz-corpus", &["check", "b"]).expect(1);
+    with_head_1(d, "fuzz-corpus", &["list", "b"]).expect(1);
+}
