@@ -54,6 +54,14 @@ pub fn run(
         scratch.path(),
         capacity,
     )?;
+    if session.counters == 0 {
+        return Err(CliError::misuse(format!(
+            "{}: the library has no coverage instrumentation, so a merge by coverage would keep \
+             nothing (-lib); build it with clang -fsanitize-coverage=inline-8bit-counters,pc-table \
+             (gcc: -fsanitize-coverage=trace-pc), or merge without -lib",
+            fuzz_core::error::shown(lib)
+        )));
+    }
     let types: Vec<ArgType> = session.desc.args.clone();
     // Every entry must be readable and of the target's types before
     // anything runs or is written.

@@ -366,6 +366,17 @@ fn a_library_without_coverage_instrumentation_is_not_fuzzed_but_replays() {
     );
     let r = run_in(&work, "fuzz-run", &["-v", &lib]).expect(0);
     assert!(r.out().contains("--- PASS: plain/seed"), "{}", r.out());
+    // A merge by coverage would keep nothing: refused, as fuzzing is
+    // (issue 33: it kept 0 entries and exited 0), writing nothing.
+    let before = snapshot(&work);
+    let r = run_in(
+        &work,
+        "fuzz-corpus",
+        &["merge", "-lib", &lib, "merged", "testdata/fuzz/plain"],
+    )
+    .expect(2);
+    r.one_line_error("fuzz-corpus", "the library has no coverage instrumentation");
+    assert_eq!(snapshot(&work), before, "merge -lib changed the work directory");
     // An instrumented library lists as such.
     let listed = run_in(
         &work,

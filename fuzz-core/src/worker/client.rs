@@ -385,6 +385,9 @@ pub struct Session {
     stop: fn() -> bool,
     /// The target's name, kind and argument types, from the handshake.
     pub desc: TargetDesc,
+    /// The coverage counters the worker reads, from the handshake: none
+    /// for a library without coverage instrumentation.
+    pub counters: u32,
 }
 
 /// What a worker's warm-up (loading, initialisation and the run of the
@@ -454,6 +457,7 @@ impl Session {
                 kind: protocol::TargetKind::LibFuzzer,
                 args: Vec::new(),
             },
+            counters: 0,
         };
         s.respawn()?;
         Ok(s)
@@ -483,7 +487,9 @@ impl Session {
                 Ok(Event::Answer(
                     _,
                     Response::Hello {
-                        version, target, ..
+                        version,
+                        target,
+                        counters,
                     },
                 )) => {
                     if version != protocol::VERSION {
@@ -494,6 +500,7 @@ impl Session {
                         ));
                     }
                     self.desc = target;
+                    self.counters = counters;
                     self.worker = Some(worker);
                     self.warmed = false;
                     self.fresh = true;
