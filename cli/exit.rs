@@ -176,7 +176,9 @@ pub fn parse_matches_from<T: CommandFactory + FromArgMatches>(
 ) -> Result<(T, clap::ArgMatches), ExitCode> {
     // Help text on its own line under each flag keeps the columns straight
     // once `--name` is shown as `-name`.
-    let mut cmd = T::command().next_line_help(true);
+    // A flag given twice takes the last value, as Go's flag package does
+    // and Makefiles rely on (`$(FUZZFLAGS) -parallel 4`).
+    let mut cmd = T::command().next_line_help(true).args_override_self(true);
     cmd.build();
     let longs = crate::argv::long_names(&cmd);
     let mut argv = vec![OsString::from(tool)];

@@ -109,6 +109,22 @@ fn go_and_gnu_spellings_mean_the_same() {
         &["check", "-types", "string", "c"],
     )
     .expect(1);
+    // A flag given twice: the last wins, as in Go (a Makefile's
+    // `$(FUZZFLAGS) -types ...`), for values and switches alike.
+    run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["check", "-types", "string", "-types", "string, int64", "c"],
+    )
+    .expect(0);
+    run_in(
+        dir.path(),
+        "fuzz-corpus",
+        &["check", "-types", "string, int64", "-types", "string", "c"],
+    )
+    .expect(1);
+    let r = run_in(dir.path(), "fuzz-corpus", &["list", "-json", "-json", "c"]).expect(0);
+    assert!(r.out().starts_with('{'), "{}", r.out());
 }
 
 #[test]

@@ -376,7 +376,11 @@ fn a_library_without_coverage_instrumentation_is_not_fuzzed_but_replays() {
     )
     .expect(2);
     r.one_line_error("fuzz-corpus", "the library has no coverage instrumentation");
-    assert_eq!(snapshot(&work), before, "merge -lib changed the work directory");
+    assert_eq!(
+        snapshot(&work),
+        before,
+        "merge -lib changed the work directory"
+    );
     // An instrumented library lists as such.
     let listed = run_in(
         &work,
