@@ -30,6 +30,32 @@ macro_rules! exit_status {
 }
 pub(crate) use exit_status;
 
+/// What a limit of 0 means, one entry per flag, for the LIMITS sections
+/// of the tools that take them (`concat!` them).
+macro_rules! limit {
+    (timeout) => {
+        "-timeout D :: How long one input may run before it counts as a hang (default 10s; Go's
+durations: 300ms, 1m30s). 0 is no limit."
+    };
+    (rss) => {
+        "-rss_limit_mb MB :: The resident memory a process running inputs may reach before it
+counts as out of memory (default 2048). 0 is no limit."
+    };
+    (fuzztime) => {
+        "-fuzztime D|Nx :: How long to fuzz: a duration, or a count of executions (1000x). Not
+given, or 0: until stopped (Ctrl-C, SIGTERM). 0x is refused: a count is positive."
+    };
+    (minimizetime) => {
+        "-fuzzminimizetime D|Nx :: How long minimizing one input may take (default 60s), or how many
+executions. 0 (or 0x) is no minimizing: the input is kept as found."
+    };
+    (max_len) => {
+        "-max_len N :: The largest []byte or string argument the mutator makes (default 4096). 0 is
+refused: no input would fit. Seeds and cached entries larger than it still run."
+    };
+}
+pub(crate) use limit;
+
 /// The exit status of a tool that runs inputs and writes no crasher
 /// (fuzz-worker); the others have their own.
 pub const EXIT_STATUS: &str = exit_status!(

@@ -140,6 +140,13 @@ fn parse_types(s: &str) -> Result<TypeList, String> {
 pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         (
+            "LIMITS",
+            concat!(
+                "For merge -lib and cover, which run entries:\n\n",
+                crate::man::limit!(timeout)
+            ),
+        ),
+        (
             "EXIT STATUS",
             crate::man::exit_status!(
                 "0 :: Success: every file parses (list, check), or the formatting, merge, cover or

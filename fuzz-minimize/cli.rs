@@ -70,6 +70,16 @@ pub struct Cli {
 pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         (
+            "LIMITS",
+            concat!(
+                crate::man::limit!(minimizetime),
+                "\n\n",
+                crate::man::limit!(timeout),
+                "\n\n",
+                crate::man::limit!(rss)
+            ),
+        ),
+        (
             "EXIT STATUS",
             crate::man::exit_status!(
                 "0 :: The smallest input found was written (also after a Ctrl-C).

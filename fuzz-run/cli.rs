@@ -404,6 +404,20 @@ fn parse_flag01(s: &str) -> Result<bool, String> {
 pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         (
+            "LIMITS",
+            concat!(
+                crate::man::limit!(timeout),
+                "\n\n",
+                crate::man::limit!(rss),
+                "\n\n",
+                crate::man::limit!(fuzztime),
+                "\n\n",
+                crate::man::limit!(minimizetime),
+                "\n\n",
+                crate::man::limit!(max_len)
+            ),
+        ),
+        (
             "OUTPUT",
             "In regression mode (no -fuzz), results go to standard output in the shape of plain go
 test's, and only errors and warnings to standard error. A failing target looks like this:

@@ -134,6 +134,14 @@ pub enum Command {
 pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         (
+            "LIMITS",
+            concat!(
+                crate::man::limit!(timeout),
+                "\n\n",
+                crate::man::limit!(rss)
+            ),
+        ),
+        (
             "OUTPUT",
             "list prints one line per target: its name, a tab, and its argument types (\"[]byte\"
 for a libFuzzer entry point). With -json, one object per line with the fields name, kind
