@@ -471,8 +471,11 @@ timeout, oom, exit, or lost when the worker ended without reporting the entry), 
 message, report, exit_code, timeout_ms and rss_mb where they apply, and rerun (the re-run command)
 for a failure. Per target, after its entries: event \"target\", target, outcome (\"pass\" or
 \"fail\"), elapsed (seconds), entries, passed, skipped, failed, and malformed (the file:line:
-reason lines of its bad seed files; when there are any, no entry ran). Last: event \"end\", lib,
-outcome (\"ok\" or \"fail\"), elapsed, targets, failed (the number of failed targets).",
+reason lines of its bad seed files; when there are any, no entry ran). Then: event \"end\", lib,
+outcome (\"ok\", \"fail\" or \"stopped\"), elapsed, targets, failed (the number of failed
+targets). Last, in every mode and however the run ended: event \"exit\", outcome (\"ok\",
+\"fail\", \"stopped\" or \"misuse\"), exit_code (the tool's exit status), elapsed, and message
+when the run ended in an error.",
         ),
         (
             "FUZZING OUTPUT",
@@ -534,8 +537,9 @@ again when run once more, null when it was not run again; and when the crasher c
 written: write_error, input: the v1 text when at most 1 MiB, input_size, input_sha256); end (execs,
 new_interesting, coverage, edges, corpus, failures, fuzzed_seconds, execs_per_sec, stopped: time,
 finding or interrupted, interrupted). A target whose seed corpus is malformed has only a failure
-event (kind \"malformed seed corpus\"). Progress lines still go to standard error, but for the
-summary line, which the end event replaces.
+event (kind \"malformed seed corpus\"). Last of all, once per run: event \"exit\" (see OUTPUT).
+Progress lines still go to standard error, but for the summary line, which the end event
+replaces.
 
 The input first :: A failing input is written to testdata/fuzz/<Target>/ as soon as it is found,
 before it is run again or minimized; the minimized input then takes its place. A run killed while

@@ -134,9 +134,15 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         match Coordinator::open(cli, target, places, &worker_bin, reporter, sync.clone())? {
             Some(c) => coordinators.push(c),
             // As Go: a bad seed file fails the target before any fuzzing.
-            None if !several => return Ok(Status::Finding),
             None => malformed += 1,
         }
+    }
+    if coordinators.is_empty() {
+        // Nothing to fuzz: every target failed before it started.
+        if !cli.json {
+            summary(cli, &coordinators, Status::Finding, start)?;
+        }
+        return Ok(Status::Finding);
     }
     if several {
         let names: Vec<&str> = coordinators

@@ -60,7 +60,44 @@ fn take_package(
 }
 
 fn main() -> std::process::ExitCode {
-    fuzz_cli::exit::run_with_matches::<Cli, _>(TOOL, run)
+    fuzz_cli::exit::run_with_matches::<Cli, _>(TOOL, |cli, matches| {
+        let json = cli.json;
+        let start = std::time::Instant::now();
+        let result = run(cli, matches);
+        if json {
+            exit_event(&result, start);
+        }
+        result
+    })
+}
+
+/// With -json, every run ends with this one event, whatever happened:
+/// the outcome and the exit code (see OUTPUT in the man page).
+fn exit_event(result: &Result<Status, CliError>, start: std::time::Instant) {
+    let (outcome, code, message) = match result {
+        Ok(Status::Success) => ("ok", 0, None),
+        Ok(status) => ("fail", status.code(), None),
+        Err(e) => (
+            match e.status {
+                Status::Stopped(_) => "stopped",
+                Status::Misuse => "misuse",
+                Status::Finding => "fail",
+                Status::Success => "ok",
+            },
+            e.status.code(),
+            Some(e.message.as_str()).filter(|m| !m.is_empty()),
+        ),
+    };
+    let mut ev = serde_json::json!({
+        "event": "exit",
+        "outcome": outcome,
+        "exit_code": code,
+        "elapsed": (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+    });
+    if let Some(m) = message {
+        ev["message"] = serde_json::json!(m);
+    }
+    let _ = fuzz_cli::io::write_stdout(format!("{ev}\n").as_bytes());
 }
 
 fn run(mut cli: Cli, matches: &clap::ArgMatches) -> Result<Status, CliError> {

@@ -135,11 +135,7 @@ pub const MAN: crate::man::Extra = crate::man::Extra {
     sections: &[
         (
             "LIMITS",
-            concat!(
-                crate::man::limit!(timeout),
-                "\n\n",
-                crate::man::limit!(rss)
-            ),
+            concat!(crate::man::limit!(timeout), "\n\n", crate::man::limit!(rss)),
         ),
         (
             "OUTPUT",

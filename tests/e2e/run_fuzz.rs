@@ -239,10 +239,18 @@ fn a_failing_seed_stops_the_run_unless_keepfuzzing() {
 }
 
 fn events(r: &Run) -> Vec<Json> {
-    r.out()
+    let mut ev: Vec<Json> = r
+        .out()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect()
+        .collect();
+    // Every -json run ends with one exit event, its code the exit code.
+    let last = ev
+        .pop()
+        .unwrap_or_else(|| panic!("no events:\n{}", r.stderr));
+    assert_eq!(last["event"], "exit", "{last}");
+    assert_eq!(last["exit_code"], r.code, "{last}");
+    ev
 }
 
 #[test]

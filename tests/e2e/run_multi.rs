@@ -10,10 +10,18 @@ use serde_json::Value as Json;
 use std::time::{Duration, Instant};
 
 fn events(r: &Run) -> Vec<Json> {
-    r.out()
+    let mut ev: Vec<Json> = r
+        .out()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect()
+        .collect();
+    // Every -json run ends with one exit event, its code the exit code.
+    let last = ev
+        .pop()
+        .unwrap_or_else(|| panic!("no events:\n{}", r.stderr));
+    assert_eq!(last["event"], "exit", "{last}");
+    assert_eq!(last["exit_code"], r.code, "{last}");
+    ev
 }
 
 /// The events of one target, in order.
@@ -349,4 +357,42 @@ fn one_target_runs_as_go_runs_it() {
     )
     .expect(2)
     .one_line_error("fuzz-run", "FuzzRecord");
+}
+
+#[test]
+fn every_json_run_ends_with_one_exit_event_and_every_text_run_with_its_verdict() {
+    // A malformed seed: a failure event, then the exit event (there was
+    // no end before); the text output closes with FAIL.
+    let w = Work::new();
+    w.seed("FuzzFail", "bad", "go test fuzz v2\n");
+    let lib = example_lib("libmisbehave.so");
+    let r = w.fuzz(&lib, &["-fuzz", "^FuzzFail$", "-fuzztime", "2s", "-json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let ev = events(&r);
+    assert_eq!(ev.last().unwrap()["event"], "failure", "{ev:?}");
+    let r = w.fuzz(&lib, &["-fuzz", "^FuzzFail$", "-fuzztime", "2s"]);
+    assert_eq!(r.code, 1);
+    let out = r.out();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.len() >= 2
+            && lines[lines.len() - 2] == "FAIL"
+            && lines[lines.len() - 1].starts_with("FAIL\t"),
+        "{out}"
+    );
+    // Misuse: the exit event says so, its message the error's.
+    let r = w.fuzz(&lib, &["-fuzz", "^NoSuch$", "-json"]);
+    assert_eq!(r.code, 2);
+    let last: Json = serde_json::from_str(r.out().lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "exit");
+    assert_eq!(last["outcome"], "misuse");
+    assert!(
+        last["message"].as_str().unwrap().contains("NoSuch"),
+        "{last}"
+    );
+    // Replay ends with it too.
+    let r = w.fuzz(&lib, &["-run", "^FuzzOk$", "-json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let last: Json = serde_json::from_str(r.out().lines().last().unwrap()).unwrap();
+    assert_eq!(last["outcome"], "ok", "{last}");
 }

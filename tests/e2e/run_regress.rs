@@ -716,6 +716,7 @@ fn json_events() {
             ("entry", "FuzzRecord"),
             ("target", "FuzzRecord"),
             ("end", ""),
+            ("exit", ""),
         ],
         "{}",
         r.out()
