@@ -160,6 +160,18 @@ fn unwritable(dir: &Path) -> Option<String> {
     })
 }
 
+/// Puts a path into a JSON object under `key`, as text; when it is not
+/// UTF-8 (which JSON text cannot hold), its exact bytes too, in hex, under
+/// `<key>_hex`, so that a script can recover them.
+pub fn json_path(obj: &mut serde_json::Value, key: &str, path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    obj[key] = serde_json::Value::String(path.to_string_lossy().into_owned());
+    if std::str::from_utf8(bytes).is_err() {
+        obj[format!("{key}_hex")] = serde_json::Value::String(hex::encode(bytes));
+    }
+}
+
 /// Set once standard output is found closed (a pipe into `head`).
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 

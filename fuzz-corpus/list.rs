@@ -19,10 +19,10 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Result<Status, CliError> {
         let size = entry.bytes.len();
         if json {
             let mut obj = serde_json::json!({
-                "path": path.to_string_lossy(),
                 "name": entry.name(),
                 "size": size,
             });
+            fuzz_cli::io::json_path(&mut obj, "path", path);
             match &entry.values {
                 Ok(values) => {
                     obj["types"] = values.iter().map(|v| v.arg_type().to_string()).collect();

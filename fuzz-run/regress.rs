@@ -467,7 +467,7 @@ fn json_results(
             "event": "entry",
             "target": name,
             "entry": r.name,
-            "file": r.path.to_string_lossy(),
+
             "outcome": match r.outcome() {
                 "ok" => "pass",
                 "rejected" => "skip",
@@ -487,6 +487,7 @@ fn json_results(
                 ev[key] = v.clone();
             }
         }
+        fuzz_cli::io::json_path(&mut ev, "file", &r.path);
         if !r.passed() {
             ev["rerun"] = json!(rerun::command(cli, name, &r.name));
         }

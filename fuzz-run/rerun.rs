@@ -68,12 +68,12 @@ fn line(cli: &Rerun, target: &str, entry: &str) -> String {
     let run = if plain(target) && plain(entry) {
         format!("{target}/{entry}")
     } else {
-        format!("^{}$/^{}$", regex::escape(target), regex::escape(entry))
+        format!("^{}$/^{}$", regex_literal(target), regex_literal(entry))
     };
     let mut words = vec!["fuzz-run".to_string()];
     if cli.testdata != Path::new("testdata") {
         words.push("-testdata".into());
-        words.push(shell_quote(&cli.testdata.to_string_lossy()));
+        words.push(shell_quote_os(cli.testdata.as_os_str()));
     }
     if cli.timeout != DEFAULT_TIMEOUT {
         words.push("-timeout".into());
@@ -84,8 +84,51 @@ fn line(cli: &Rerun, target: &str, entry: &str) -> String {
     }
     words.push("-run".into());
     words.push(shell_quote(&run));
-    words.push(shell_quote(&cli.lib.to_string_lossy()));
+    words.push(shell_quote_os(cli.lib.as_os_str()));
     words.join(" ")
+}
+
+/// A regular expression that matches `s` alone, on one line: control
+/// characters (a newline in a file name) as escapes, so that the re-run
+/// line stays one line.
+fn regex_literal(s: &str) -> String {
+    regex::escape(s)
+        .chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            '\t' => "\\t".to_string(),
+            c if c.is_control() => format!("\\x{{{:x}}}", c as u32),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// Quotes a path for any POSIX shell, whatever its bytes: as
+/// [`shell_quote`] when it is printable UTF-8, else one word made by
+/// `printf` from octal escapes (dash has no `$'...'`), on one line. (A
+/// newline at the very end of a path would be lost by the command
+/// substitution; one inside it is kept.)
+pub fn shell_quote_os(s: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = s.as_bytes();
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if !text.chars().any(char::is_control) {
+            return shell_quote(text);
+        }
+    }
+    // Each byte that is not printable ASCII, as an octal escape of printf's;
+    // the rest quoted as shell_quote quotes it.
+    let mut fmt = String::new();
+    for &b in bytes {
+        match b {
+            b'%' => fmt.push_str("%%"),
+            b'\\' => fmt.push_str("\\\\"),
+            b'\'' => fmt.push_str("'\\''"),
+            0x20..=0x7e => fmt.push(b as char),
+            _ => fmt.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    format!("\"$(printf '{fmt}')\"")
 }
 
 /// A Go package's entry re-runs as go test runs it: `go test
@@ -143,6 +186,26 @@ mod tests {
         ] {
             assert_eq!(fuzz_core::duration::parse(&go_duration(d)).unwrap(), d);
         }
+    }
+
+    #[test]
+    fn any_bytes_paste_into_sh_and_bash() {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = std::ffi::OsStr::from_bytes(b"./lib\xffodd it's %d\\ \n.so");
+        let word = shell_quote_os(odd);
+        assert!(!word.contains('\n'), "{word}");
+        for sh in ["sh", "bash"] {
+            let out = std::process::Command::new(sh)
+                .arg("-c")
+                .arg(format!("printf %s {word}"))
+                .output()
+                .unwrap();
+            assert_eq!(out.stdout, odd.as_bytes(), "{sh}: {word}");
+        }
+        assert_eq!(regex_literal("a\nb"), "a\\nb");
+        assert!(regex::Regex::new(&format!("^{}$", regex_literal("x\ny.z")))
+            .unwrap()
+            .is_match("x\ny.z"));
     }
 
     #[test]

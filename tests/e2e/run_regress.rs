@@ -779,3 +779,72 @@ fn misuse_is_one_line_and_exit_2() {
         assert!(r.stdout.is_empty(), "{args:?}: {}", r.out());
     }
 }
+
+#[test]
+fn the_rerun_line_pastes_into_sh_for_any_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempdir();
+    let d = dir.path();
+    // A library whose name is not UTF-8, and an entry with a newline.
+    let lib_name = std::ffi::OsStr::from_bytes(b"lib\xffodd.so");
+    std::fs::copy(example_lib("librust_typed.so"), d.join(lib_name)).unwrap();
+    let seeds = d.join("testdata/fuzz/FuzzRecord");
+    std::fs::create_dir_all(&seeds).unwrap();
+    let known = std::fs::read(known_input("rust_typed.FuzzRecord")).unwrap();
+    std::fs::write(seeds.join("two\nlines"), &known).unwrap();
+    let lib_arg = std::path::Path::new(".").join(lib_name);
+    let out = cmd(d, "fuzz-run", &[])
+        .arg(&lib_arg)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let r = Run::from(out).expect(1);
+    let line = r
+        .out()
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("To re-run: ").map(str::to_string))
+        .unwrap_or_else(|| panic!("{}", r.out()));
+    // Pasted into sh (dash) and bash, it runs that entry, and it fails.
+    let bin_dir = bin("fuzz-run").parent().unwrap().to_path_buf();
+    for sh in ["sh", "bash"] {
+        let out = std::process::Command::new(sh)
+            .arg("-c")
+            .arg(&line)
+            .current_dir(d)
+            .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
+            .env("HOME", d.join("home"))
+            .output()
+            .unwrap();
+        let r = Run::from(out);
+        assert_eq!(r.code, 1, "{sh}: {line}\n{}\n{}", r.out(), r.stderr);
+        assert!(
+            r.out().contains("--- FAIL: FuzzRecord/two"),
+            "{sh}: {}",
+            r.out()
+        );
+    }
+    // JSON keeps the library path's bytes.
+    let out = cmd(d, "fuzz-corpus", &["list", "-json"])
+        .arg(
+            d.join(lib_name)
+                .parent()
+                .unwrap()
+                .join("testdata/fuzz/FuzzRecord"),
+        )
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"name\":\"two\\nlines\""));
+    let odd_dir = d.join(std::ffi::OsStr::from_bytes(b"c\xfe"));
+    std::fs::create_dir(&odd_dir).unwrap();
+    std::fs::write(odd_dir.join("e"), &known).unwrap();
+    let out = cmd(d, "fuzz-corpus", &["list", "-json"])
+        .arg(&odd_dir)
+        .output()
+        .unwrap();
+    let obj: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hex = obj["path_hex"].as_str().unwrap();
+    assert_eq!(
+        hex::decode(hex).unwrap(),
+        odd_dir.join("e").as_os_str().as_bytes()
+    );
+}
