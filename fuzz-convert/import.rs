@@ -54,7 +54,7 @@ pub fn import(args: Import) -> Result<Status, CliError> {
             continue;
         }
         let path = dest.join(digest::entry_name(&entry));
-        if fsutil::write_new_atomic(&path, &entry)? {
+        if fsutil::write_new_atomic_in_batch(&path, &entry)? {
             added.push(path);
         } else if std::fs::read(&path).is_ok_and(|b| b == entry) {
             already += 1; // another writer got there first
@@ -66,6 +66,9 @@ pub fn import(args: Import) -> Result<Status, CliError> {
         }
     }
 
+    if !added.is_empty() {
+        fsutil::sync_dir(&dest)?;
+    }
     let mut out = Vec::new();
     for path in &added {
         path_line(&mut out, path);

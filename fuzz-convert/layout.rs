@@ -46,30 +46,75 @@ pub fn inputs(src: &Path) -> Result<Found, CliError> {
             fuzz_core::error::shown(src)
         )));
     }
-    let what = if is_afl_input_dir(src)? {
-        afl_inputs(src, &mut found)?;
-        "AFL inputs (id:… files)"
-    } else if is_afl_instance(src) {
-        afl_instance(src, &mut found)?;
-        "AFL inputs (id:… files)"
+    let input_dirs = afl_input_dirs(src)?;
+    let what = if input_dirs.is_empty() {
+        flat(src, &mut found)?;
+        "files"
     } else {
-        let instances = afl_instances(src)?;
-        if instances.is_empty() {
-            flat(src, &mut found)?;
-            "files"
-        } else {
-            for dir in instances {
-                afl_instance(&dir, &mut found)?;
-            }
-            "AFL inputs (id:… files)"
+        for dir in &input_dirs {
+            afl_inputs(dir, &mut found)?;
         }
+        "AFL inputs (id:… files)"
     };
     if found.files.is_empty() {
+        let held = files_under(src);
+        if held > 0 {
+            return Err(CliError::misuse(format!(
+                "{}: nothing to import: of the {held} files it holds, none is {}",
+                fuzz_core::error::shown(src),
+                if input_dirs.is_empty() {
+                    "a file of its own (a libFuzzer corpus is read flat)".to_string()
+                } else {
+                    "an AFL input (an id:… file in a queue/, crashes/ or hangs/ directory)"
+                        .to_string()
+                }
+            )));
+        }
         found
             .warnings
             .push(format!("{}: no {what} found", fuzz_core::error::shown(src)));
     }
     Ok(found)
+}
+
+/// How many regular files are under `dir` (not in hidden directories),
+/// at most a few levels down.
+fn files_under(dir: &Path) -> usize {
+    walkdir::WalkDir::new(dir)
+        .max_depth(AFL_DEPTH + 1)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().as_encoded_bytes().starts_with(b"."))
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .count()
+}
+
+/// How deep under SRC AFL's directories are looked for: SRC/queue,
+/// SRC/<instance>/queue (AFL++), SRC/<run>/<instance>/queue.
+const AFL_DEPTH: usize = 3;
+
+/// Every `queue/`, `crashes/` and `hangs/` of AFL's at or under `src`: SRC
+/// itself when it is one, else each one under it, however the instance
+/// directory around it looks (AFL writes `fuzzer_stats` only once it has
+/// run a while; a copied `out/` may hold only `default/queue/`). Hidden
+/// directories (`.state/`, `.synced/`) are AFL's metadata, not inputs.
+fn afl_input_dirs(src: &Path) -> Result<Vec<PathBuf>, CliError> {
+    if is_afl_input_dir(src)? {
+        return Ok(vec![src.to_path_buf()]);
+    }
+    let mut dirs = Vec::new();
+    let walk = walkdir::WalkDir::new(src)
+        .min_depth(1)
+        .max_depth(AFL_DEPTH)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !e.file_name().as_encoded_bytes().starts_with(b"."));
+    for e in walk.filter_map(Result::ok) {
+        if e.file_type().is_dir() && is_afl_input_dir(e.path())? {
+            dirs.push(e.into_path());
+        }
+    }
+    Ok(dirs)
 }
 
 /// The entries of a directory, sorted by name.
@@ -115,33 +160,22 @@ fn is_afl_input_dir(dir: &Path) -> Result<bool, CliError> {
     Ok(list(dir)?.iter().any(|p| is_afl_name(name_of(p))))
 }
 
-/// The instance directories of an AFL output directory.
-fn afl_instances(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
-    Ok(list(dir)?
-        .into_iter()
-        .filter(|p| !name_of(p).starts_with(b".") && is_afl_instance(p))
-        .collect())
-}
-
 fn is_afl_name(name: &[u8]) -> bool {
     name.starts_with(b"id:") || name.starts_with(b"id_")
 }
 
-fn afl_instance(dir: &Path, found: &mut Found) -> Result<(), CliError> {
-    for sub in INPUT_DIRS {
-        let sub = dir.join(sub);
-        if sub.is_dir() {
-            afl_inputs(&sub, found)?;
-        }
-    }
-    Ok(())
-}
-
-/// The inputs of a `queue/`, `crashes/` or `hangs/` directory.
+/// The inputs of a `queue/`, `crashes/` or `hangs/` directory; other
+/// files there are named as skipped (but AFL's own README.txt).
 fn afl_inputs(dir: &Path, found: &mut Found) -> Result<(), CliError> {
     for path in list(dir)? {
-        if is_afl_name(name_of(&path)) && is_file(&path) {
+        let name = name_of(&path);
+        if is_afl_name(name) && is_file(&path) {
             found.files.push(path);
+        } else if is_file(&path) && name != b"README.txt" && !name.starts_with(b".") {
+            found.warnings.push(format!(
+                "{}: skipping a file that is not an AFL input (not named id:…)",
+                fuzz_core::error::shown(&path)
+            ));
         }
     }
     Ok(())

@@ -34,12 +34,15 @@ pub fn run(dst: &Path, srcs: &[PathBuf]) -> Result<Status, CliError> {
             continue;
         }
         let path = dst.join(digest::entry_name(&entry.bytes));
-        if fsutil::write_new_atomic(&path, &entry.bytes)? {
+        if fsutil::write_new_atomic_in_batch(&path, &entry.bytes)? {
             added += 1;
             fuzz_cli::io::print_path(&path)?;
         } else {
             present += 1;
         }
+    }
+    if added > 0 {
+        fsutil::sync_dir(dst)?;
     }
     eprintln!(
         "{TOOL}: merged {added} new {} into {} ({present} already present)",

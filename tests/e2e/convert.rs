@@ -685,3 +685,35 @@ fn help_shows_go_style_flags() {
         );
     }
 }
+
+#[test]
+fn import_takes_every_afl_queue_and_names_what_it_skips() {
+    // An instance with only queue/ (AFL writes fuzzer_stats after a
+    // while), and an output directory holding only default/queue/.
+    let t = tempdir();
+    write(&t.path().join("out/default/queue/id:000000,orig:a"), b"a");
+    write(&t.path().join("out/early/queue/id:000000,orig:b"), b"b");
+    write(&t.path().join("out/early/queue/notes.txt"), b"mine");
+    let r = run_in(t.path(), TOOL, &["import", "-target", "F", "out"]).expect(0);
+    assert_eq!(
+        contents(&t.path().join("testdata/fuzz/F")),
+        vec![v1_bytes(r#"[]byte("a")"#), v1_bytes(r#"[]byte("b")"#)]
+    );
+    assert!(
+        r.stderr
+            .contains("out/early/queue/notes.txt: skipping a file that is not an AFL input"),
+        "{}",
+        r.stderr
+    );
+    // Nothing to import from a directory that holds files: an error that
+    // says why, and nothing written.
+    let u = tempdir();
+    write(&u.path().join("runs/a/b/notes.txt"), b"x");
+    let before = snapshot(u.path());
+    let r = run_in(u.path(), TOOL, &["import", "-target", "F", "runs"]).expect(2);
+    r.one_line_error(
+        TOOL,
+        "runs: nothing to import: of the 1 files it holds, none is",
+    );
+    assert_eq!(snapshot(u.path()), before);
+}

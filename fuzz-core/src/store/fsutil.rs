@@ -109,17 +109,44 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Returns whether this call created the file. Two writers racing on the
 /// same path both succeed; exactly one of them reports `true`.
 pub fn write_new_atomic(path: &Path, bytes: &[u8]) -> Result<bool> {
+    write_new(path, bytes, true)
+}
+
+/// [`write_new_atomic`] for one file of many written in a row (an
+/// import, a merge): without its own flush to disk, which costs a disk
+/// round trip per file (3,000 small files took 16 s); [`sync_dir`] flushes
+/// them all at once when the batch is written. Atomic all the same: a
+/// reader, or a run killed at any moment, sees the whole file or none.
+pub fn write_new_atomic_in_batch(path: &Path, bytes: &[u8]) -> Result<bool> {
+    write_new(path, bytes, false)
+}
+
+fn write_new(path: &Path, bytes: &[u8], sync: bool) -> Result<bool> {
     if path.symlink_metadata().is_ok() {
         return Ok(false);
     }
     let mut tmp = temp_for(path)?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    if sync {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
     match tmp.persist_noclobber(path) {
         Ok(_) => Ok(true),
         Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
         Err(e) => Err(Error::io(path, e.error)),
     }
+}
+
+/// Flushes to disk what a batch wrote into `dir` (the files and their
+/// names): one `syncfs` of its file system and a sync of the directory.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let d = std::fs::File::open(dir).map_err(|e| Error::io(dir, e))?;
+    // SAFETY: syncfs on a descriptor we own (nix has no wrapper).
+    if unsafe { libc::syncfs(d.as_raw_fd()) } != 0 {
+        return Err(Error::io(dir, std::io::Error::last_os_error()));
+    }
+    d.sync_all().map_err(|e| Error::io(dir, e))
 }
 
 /// Creates a directory and its parents.
