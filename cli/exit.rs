@@ -154,6 +154,11 @@ pub fn warn(tool: &str, msg: &str) {
     let _ = writeln!(std::io::stderr(), "{tool}: warning: {}", one_line(msg));
 }
 
+/// Prints `tool: note: message` to stderr: worth knowing, nothing wrong.
+pub fn note(tool: &str, msg: &str) {
+    let _ = writeln!(std::io::stderr(), "{tool}: note: {}", one_line(msg));
+}
+
 /// Parses the process arguments for a tool, with Go-style flag spelling.
 /// Help and version go to stdout with exit 0; a usage error is one line on
 /// stderr and exit 2.
@@ -179,6 +184,10 @@ pub fn parse_matches_from<T: CommandFactory + FromArgMatches>(
     // A flag given twice takes the last value, as Go's flag package does
     // and Makefiles rely on (`$(FUZZFLAGS) -parallel 4`).
     let mut cmd = T::command().next_line_help(true).args_override_self(true);
+    let original: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     cmd.build();
     let longs = crate::argv::long_names(&cmd);
     let mut argv = vec![OsString::from(tool)];
@@ -210,13 +219,7 @@ pub fn parse_matches_from<T: CommandFactory + FromArgMatches>(
                         Some(clap::error::ContextValue::String(s)) => s.clone(),
                         _ => String::from("?"),
                     };
-                    let shown = arg
-                        .strip_prefix("--")
-                        .map_or(arg.clone(), |a| format!("-{a}"));
-                    print_error(
-                        tool,
-                        &format!("unknown flag or argument {shown:?}; see '{tool} -help'"),
-                    );
+                    print_error(tool, &unknown_argument(tool, &cmd, &original, &arg));
                     Err(Status::Misuse.into())
                 }
                 _ => {
@@ -243,6 +246,36 @@ pub fn parse_matches_from<T: CommandFactory + FromArgMatches>(
             }
         }
     }
+}
+
+/// What an unknown flag or stray operand is called: as it was typed
+/// (`--bogus` stays `--bogus`); a stray operand that follows a switch and
+/// reads `true` or `false` was meant as its value, which Go's flags take
+/// only after `=`.
+fn unknown_argument(tool: &str, cmd: &clap::Command, original: &[String], arg: &str) -> String {
+    let name = arg.trim_start_matches('-');
+    let typed = original
+        .iter()
+        .find(|a| a.starts_with('-') && a.trim_start_matches('-').split('=').next() == Some(name))
+        .map_or(arg, String::as_str);
+    let is_switch = |a: &str| {
+        let long = a.trim_start_matches('-');
+        a.starts_with('-')
+            && cmd
+                .get_arguments()
+                .chain(cmd.get_subcommands().flat_map(|s| s.get_arguments()))
+                .any(|x| x.get_long() == Some(long) && !x.get_action().takes_values())
+    };
+    for pair in original.windows(2) {
+        if is_switch(&pair[0]) && (pair[1] == "true" || pair[1] == "false") {
+            return format!(
+                "{} {}: a switch takes a value only after '=' ({0}={1}); alone it means true; \
+                 see '{tool} -help'",
+                pair[0], pair[1]
+            );
+        }
+    }
+    format!("unknown flag or argument {typed:?}; see '{tool} -help'")
 }
 
 /// What a tool run without its subcommand says: the subcommands there are.

@@ -26,18 +26,18 @@ pub fn run(dirs: &[PathBuf], types: Option<&[ArgType]>) -> Result<Status, CliErr
         }
         let name = file_name(path);
         if !digest::is_digest_name(&name) {
-            fuzz_cli::exit::warn(
+            fuzz_cli::exit::note(
                 TOOL,
                 &format!(
-                    "note: {}: name is not a digest (16 or 64 hex digits of the SHA-256 of the file)",
+                    "{}: name is not a digest (16 or 64 hex digits of the SHA-256 of the file)",
                     fuzz_core::error::shown(path)
                 ),
             );
         } else if !digest::name_matches(&name, &entry.bytes) {
-            fuzz_cli::exit::warn(
+            fuzz_cli::exit::note(
                 TOOL,
                 &format!(
-                    "note: {}: name does not match the SHA-256 of the file's bytes",
+                    "{}: name does not match the SHA-256 of the file's bytes",
                     fuzz_core::error::shown(path)
                 ),
             );

@@ -197,7 +197,7 @@ fn what_to_keep(cli: &Cli, name: &str, target: &str, checked: Checked) -> Option
             None
         }
         (false, Some(site)) => {
-            eprintln!("{TOOL}: {name} fails: {site}");
+            eprintln!("{TOOL}: {name} fails: {}", site_words(site));
             // An input that dies of SIGTERM, SIGINT or SIGHUP keeps that
             // site: the worker keeps no other candidate dying so, since a
             // scheduler stopping the job kills candidates so too.
@@ -281,5 +281,15 @@ fn minimize(
                 return Ok((best, None, true));
             }
         }
+    }
+}
+
+/// A crash site as words for a sentence: "the target returned failure"
+/// for a failure with no place of its own.
+fn site_words(site: &str) -> String {
+    if site == "failure" {
+        "the target returned failure".into()
+    } else {
+        site.to_string()
     }
 }

@@ -84,8 +84,9 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     if let Some(dict) = &cli.dict {
         // Checked here, so that a bad dictionary is one line naming the
         // line at fault, before anything starts.
-        let text = fuzz_cli::io::read_operand(dict)?;
-        fuzz_core::search::dict::parse(&text).map_err(|e| CliError::from(e.in_file(dict)))?;
+        let flag = |e: CliError| CliError::misuse(format!("{} (-dict)", e.message));
+        let text = fuzz_cli::io::read_operand(dict).map_err(flag)?;
+        fuzz_core::search::dict::parse(&text).map_err(|e| flag(CliError::from(e.in_file(dict))))?;
     }
     let worker_bin = fuzz_cli::find_worker::path()?;
     let targets = targets::list(&worker_bin, cli)?;

@@ -140,8 +140,10 @@ impl Reporter {
         }
         let secs = self.last_line.elapsed().as_secs_f64();
         // A final line right after a tick keeps the last rate rather than
-        // dividing a handful of executions by a few milliseconds.
-        let rate = if secs >= 0.5 {
+        // dividing a handful of executions by a few milliseconds; a run
+        // that ends before its first tick has no last rate: its own.
+        let first = self.last_rate == 0.0 && secs > 0.0;
+        let rate = if secs >= 0.5 || first {
             (now.execs - self.last_execs) as f64 / secs
         } else {
             self.last_rate

@@ -213,3 +213,56 @@ fn a_closed_pipe_ends_the_printing_not_the_work_nor_the_verdict() {
     with_head_1(d, "fuzz-corpus", &["check", "b"]).expect(1);
     with_head_1(d, "fuzz-corpus", &["list", "b"]).expect(1);
 }
+
+#[test]
+fn small_things_a_careful_user_notices() {
+    let dir = tempdir();
+    let d = dir.path();
+    // A flag is echoed as it was typed.
+    let r = run_in(d, "fuzz-run", &["--bogus", "x.so"]).expect(2);
+    r.one_line_error("fuzz-run", "\"--bogus\"");
+    // A switch's value after a space is said to be one, not blamed on the
+    // operand after it.
+    let r = run_in(d, "fuzz-run", &["-v", "true", "x.so"]).expect(2);
+    r.one_line_error(
+        "fuzz-run",
+        "-v true: a switch takes a value only after '=' (-v=true)",
+    );
+    // -dict's errors name the flag.
+    let lib = example_lib("libmisbehave.so");
+    std::fs::write(d.join("bad.dict"), "bad line\n").unwrap();
+    let r = run_in(
+        d,
+        "fuzz-run",
+        &["-fuzz", "FuzzOk", "-dict", "bad.dict", &lib],
+    )
+    .expect(2);
+    r.one_line_error("fuzz-run", "bad.dict:1: expected a quoted word");
+    assert!(r.stderr.trim_end().ends_with("(-dict)"), "{}", r.stderr);
+    // A note is a note, not a "warning: note:".
+    std::fs::create_dir(d.join("c")).unwrap();
+    std::fs::write(d.join("c/x"), "go test fuzz v1\n[]byte(\"a\")\n").unwrap();
+    let r = run_in(d, "fuzz-corpus", &["check", "c"]).expect(0);
+    assert!(
+        r.stderr
+            .starts_with("fuzz-corpus: note: c/x: name is not a digest"),
+        "{}",
+        r.stderr
+    );
+    // A run shorter than a progress tick shows its own rate, not 0/sec.
+    let r = run_in(
+        d,
+        "fuzz-run",
+        &[
+            "-fuzz",
+            "^FuzzOk$",
+            "-fuzztime",
+            "1000x",
+            "-fuzzcachedir",
+            "cache",
+            &lib,
+        ],
+    )
+    .expect(0);
+    assert!(!r.stderr.contains("(0/sec)"), "{}", r.stderr);
+}
