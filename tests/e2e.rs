@@ -50,6 +50,9 @@ mod limits;
 /// The man pages in man/ are what the clap definitions render.
 #[path = "e2e/man_pages.rs"]
 mod man_pages;
+/// Every tool's verdict the same with its stdout closed early.
+#[path = "e2e/matrix.rs"]
+mod matrix;
 /// fuzz-minimize and coverage-aware fuzz-corpus merge.
 #[path = "e2e/minimize.rs"]
 mod minimize;
