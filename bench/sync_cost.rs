@@ -85,7 +85,7 @@ impl Fleet {
 fn round(me: &mut SyncDir, status: &Status) -> Figures {
     let r0 = rchar();
     let t = Instant::now();
-    let fetched = me.fetch_new().unwrap().len();
+    let fetched = me.fetch_new().unwrap().entries.len();
     let fetch_us = t.elapsed().as_secs_f64() * 1e6;
     let bytes = (rchar() - r0).saturating_sub(rchar_noise());
     me.save_cursor().unwrap();
@@ -153,7 +153,7 @@ fn main() {
         std::fs::remove_dir_all(&root).unwrap();
     }
     let mut fleet = Fleet::new(&root, instances);
-    let mut me = SyncDir::open(&root, "measured").unwrap();
+    let mut me = SyncDir::open(&root, "measured", fuzz_core::store::sync::entry_cap(4096)).unwrap();
     let status = Status {
         id: "measured".into(),
         host: "bench".into(),

@@ -17,7 +17,6 @@ use crate::turns::Turn;
 use fuzz_cli::run::Cli;
 use fuzz_cli::CliError;
 use fuzz_core::duration::Limit;
-use fuzz_core::store::digest;
 use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
 use fuzz_core::worker::protocol::{self, GoStatus, Response};
 use serde_json::json;
@@ -482,28 +481,29 @@ impl Coordinator {
         let Some(sync) = &self.sync else {
             return true;
         };
-        let mut sync = sync.borrow_mut();
+        if f.seed_entry.is_some() {
+            return true;
+        }
         let target = &self.state.target.name;
-        let name = digest::entry_name(f.entry.as_bytes());
-        let first = f.seed_entry.is_some() || sync.claim(target, &f.site, &name);
-        if !first && self.state.cfg.keepfuzzing {
-            self.reporter.say(&format!(
-                "fuzz: {} is in {} already (another instance found it first): not written again",
-                f.site,
-                sync.crashers_of(target).display()
-            ));
-            self.state.fleet_had();
-            drop(sync);
-            for saved in [Some(&f.entry), f.found.as_ref()].into_iter().flatten() {
-                self.places.discard(saved);
+        let report = format!("{}\n{}\n{}", f.kind, f.message, f.report);
+        let theirs = sync
+            .borrow_mut()
+            .record(target, &f.site, f.entry.as_bytes(), &report);
+        match theirs {
+            Some(theirs) if self.state.cfg.keepfuzzing => {
+                self.reporter.say(&format!(
+                    "fuzz: {} is in {} already (another instance found it first): not written again",
+                    f.site,
+                    theirs.display()
+                ));
+                self.state.fleet_had();
+                for saved in [Some(&f.entry), f.found.as_ref()].into_iter().flatten() {
+                    self.places.discard(saved);
+                }
+                false
             }
-            return false;
+            _ => true,
         }
-        if first && f.seed_entry.is_none() {
-            let report = format!("{}\n{}\n{}", f.kind, f.message, f.report);
-            sync.write_crasher(target, f.entry.as_bytes(), &report);
-        }
-        true
     }
 
     /// A new worker in slot `w`, in place of the one there, if any; it is

@@ -119,6 +119,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
             dir,
             cli.sync_id.as_deref(),
             cli.sync_interval,
+            fuzz_core::store::sync::entry_cap(cli.max_len),
         )?))),
         None => None,
     };

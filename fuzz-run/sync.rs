@@ -9,8 +9,8 @@
 
 use crate::report::Snapshot;
 use fuzz_cli::CliError;
-use fuzz_core::store::sync::{Status, SyncDir};
-use std::collections::HashMap;
+use fuzz_core::store::sync::{Recorded, Status, SyncDir};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -25,19 +25,25 @@ pub struct Syncer {
     snapshots: HashMap<String, Snapshot>,
     started: Instant,
     host: String,
-    /// A failure of the shared directory was said.
-    warned: bool,
+    /// The failures of the shared directory said so far, each once.
+    said: HashSet<String>,
 }
 
 impl Syncer {
     /// Opens DIR as this instance (`-sync_id`, or the host name and pid).
-    pub fn open(dir: &Path, id: Option<&str>, interval: Duration) -> Result<Syncer, CliError> {
+    /// Entries larger than `entry_cap` bytes are passed over.
+    pub fn open(
+        dir: &Path,
+        id: Option<&str>,
+        interval: Duration,
+        entry_cap: u64,
+    ) -> Result<Syncer, CliError> {
         let host = host_name();
         let id = match id {
             Some(id) => id.to_string(),
             None => format!("{host}-{}", std::process::id()),
         };
-        let dir = SyncDir::open(dir, &id).map_err(|e| match e {
+        let dir = SyncDir::open(dir, &id, entry_cap).map_err(|e| match e {
             fuzz_core::Error::Invalid(m) => CliError::misuse(format!("-sync: {m}")),
             other => CliError::misuse(format!("-sync {}: {other}", dir.display())),
         })?;
@@ -49,19 +55,34 @@ impl Syncer {
             snapshots: HashMap::new(),
             started: Instant::now(),
             host,
-            warned: false,
+            said: HashSet::new(),
         })
     }
 
+    /// Says a failure of the shared directory, once per kind of failure
+    /// (what failed and why, whatever the file).
     fn warn(&mut self, what: &str, e: &fuzz_core::Error) {
-        if !self.warned {
-            self.warned = true;
+        let why = match e {
+            fuzz_core::Error::Io { source, .. } => format!("{:?}", source.kind()),
+            other => other.to_string(),
+        };
+        if self.said.insert(format!("{what}\t{why}")) {
             fuzz_cli::exit::warn(
                 "fuzz-run",
                 &format!(
                     "-sync {}: {what}: {e} (going on; said once)",
                     self.dir.root().display()
                 ),
+            );
+        }
+    }
+
+    /// Says a file of the shared directory that was passed over, once.
+    fn skipped(&mut self, what: String) {
+        if self.said.insert(what.clone()) {
+            fuzz_cli::exit::warn(
+                "fuzz-run",
+                &format!("-sync: passed over {what} (said once)"),
             );
         }
     }
@@ -80,8 +101,11 @@ impl Syncer {
             self.last = Some(Instant::now());
             match self.dir.fetch_new() {
                 Ok(new) => {
-                    for p in new {
+                    for p in new.entries {
                         self.inbox.entry(p.target).or_default().push(p.bytes);
+                    }
+                    for what in new.skipped {
+                        self.skipped(what);
                     }
                     if let Err(e) = self.dir.save_cursor() {
                         self.warn("cannot keep the cursor", &e);
@@ -106,32 +130,32 @@ impl Syncer {
         }
     }
 
-    /// Claims a crash site for the fleet: false when another instance
-    /// recorded it first. A directory that cannot be written claims
-    /// nothing, and the finding is kept here.
-    pub fn claim(&mut self, target: &str, site: &str, crasher: &str) -> bool {
-        match self.dir.claim_site(target, site, crasher) {
-            Ok(first) => first,
+    /// Records a crash for the fleet (its crasher written, then its site
+    /// claimed): `Some(path)` of the crasher another instance recorded
+    /// first for the same site, `None` when this one is first. A crasher
+    /// that cannot be written is said every time (it is then kept here
+    /// only), and counts as first.
+    pub fn record(
+        &mut self,
+        target: &str,
+        site: &str,
+        entry: &[u8],
+        report: &str,
+    ) -> Option<std::path::PathBuf> {
+        match self.dir.record_crash(target, site, entry, report) {
+            Ok(Recorded::First(_)) => None,
+            Ok(Recorded::Already(theirs)) => Some(theirs),
             Err(e) => {
-                self.warn("cannot record a crash site", &e);
-                true
+                fuzz_cli::exit::warn(
+                    "fuzz-run",
+                    &format!(
+                        "-sync {}: the crasher of {target} could not be written for the fleet: {e}; it is kept in this instance's own place only",
+                        self.dir.root().display()
+                    ),
+                );
+                None
             }
         }
-    }
-
-    /// Writes a crasher and its report for the fleet.
-    pub fn write_crasher(&mut self, target: &str, entry: &[u8], report: &str) {
-        if let Err(e) = self.dir.write_crasher(target, entry, report) {
-            self.warn("cannot write a crasher", &e);
-        }
-    }
-
-    /// Where the fleet's crashers of `target` go.
-    pub fn crashers_of(&self, target: &str) -> std::path::PathBuf {
-        self.dir
-            .root()
-            .join(fuzz_core::store::sync::CRASHERS)
-            .join(target)
     }
 
     /// Writes this instance's status: the sums over its targets; `done`

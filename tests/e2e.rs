@@ -77,6 +77,9 @@ mod search;
 /// fuzz-run -sync as a Slurm job array on a real one-node cluster.
 #[path = "e2e/slurm.rs"]
 mod slurm;
+/// A -sync directory no file in it can hurt, and no finding lost.
+#[path = "e2e/sync_dir.rs"]
+mod sync_dir;
 /// The codec against every vector Go produced.
 #[path = "e2e/vectors.rs"]
 mod vectors;

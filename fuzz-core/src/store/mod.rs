@@ -3,6 +3,7 @@
 //! entries ([`digest`]), and atomic writes ([`fsutil`]).
 
 pub mod cache;
+pub mod confined;
 pub mod corpus;
 pub mod digest;
 pub mod fsutil;
