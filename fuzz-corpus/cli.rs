@@ -115,8 +115,10 @@ pub enum Command {
         dirs: Vec<PathBuf>,
     },
     /// Show where each fuzz-run instance sharing a -sync directory stands: one line per instance
-    /// and a total, as afl-whatsup does; an instance silent for three of its -sync_interval is
-    /// marked stale.
+    /// and a total, as afl-whatsup does. An instance is running while it holds its lock (where
+    /// the file system has no locks: while its status is younger than three -sync_interval, by
+    /// the status file's own time), stale once it is gone without saying done, broken when its
+    /// status file cannot be read (shown beside the others; the exit status stays 0).
     Status {
         /// Print one JSON object per instance, then one for the total.
         #[arg(long = "json")]

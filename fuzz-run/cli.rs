@@ -619,7 +619,11 @@ lists the instances, not the corpus, so its cost does not grow with DIR.
 Crashers :: A crasher is written to testdata/fuzz/<Target>/ as without -sync, and to
 DIR/crashers/<Target>/, with its report under DIR/.sync/reports/. With -keepfuzzing, the fleet keeps
 one crasher per crash site: an instance that finds a site another has recorded already leaves no
-file. Without it, an instance stops at its first finding and the others go on.
+file. A site is claimed only after its crasher is written, and a claim whose crasher is missing
+counts for nothing, so a full disk at the wrong moment loses no finding: a crasher that cannot be
+written to DIR is said every time, and stays in this instance's testdata/fuzz/. Without
+-keepfuzzing, an instance stops at its first finding and the others go on. With it, only the
+instance that records a site exits 1 for it: one that finds a recorded site ends as if it had not.
 
 Instances :: -sync_id names this instance in DIR; one name is held by one running process at a time
 (a second is refused, exit 2). An instance restarted with the same name (a Slurm task that is
@@ -629,9 +633,17 @@ last line is cut at its next start. A shared directory that fails now and then i
 the end of the run.
 
 Status :: Each instance writes its status (id, host, pid, targets, executions, rate, coverage,
-corpus, crashers, last update) under DIR/.sync/ at every round and at its end. fuzz-corpus status
-DIR shows one line per instance and a total; an instance silent for three of its intervals is
-stale.
+corpus, crashers, last update) under DIR/.sync/ at every round and at its end; a resumed instance
+counts the executions and crashers of its earlier runs. fuzz-corpus status DIR shows one line per
+instance and a total.
+
+A shared directory :: DIR is a place many processes, often of several users, write, and no file in
+it is trusted. Every file is opened from DIR's own descriptor, one directory at a time, without
+following a symbolic link, and read only if it is a regular file, without blocking, and up to a
+bound (an entry: four times -max_len and 64 KiB; an index: 1 MiB at a time, 16 MiB of each a
+round). A FIFO, a device, a link or a file too large is passed over with one warning naming it;
+nothing is read from outside DIR and nothing written there. Each kind of failure of DIR is warned
+about once.
 
 The layout of DIR:
 

@@ -285,6 +285,11 @@ fn a_slurm_job_array_shares_one_corpus_and_a_distill_job_reduces_it() {
         "{out}"
     );
     assert!(out.contains("total: 4 instances"), "{out}");
+    // Each task kept its generated corpus in a cache of its own.
+    for task in 0..4 {
+        let own = work.join("cache").join(format!("task-{task}"));
+        assert!(own.join("CACHEDIR.TAG").is_file(), "{}", own.display());
+    }
     let left = marked_processes(&format!("FUZZ_TEST_MARK={mark}"));
     assert!(left.is_empty(), "processes left: {left:?}");
 
@@ -360,7 +365,7 @@ fn execs_by_id(dir: &Path) -> std::collections::BTreeMap<String, u64> {
     fuzz_core::store::sync::statuses(dir)
         .unwrap()
         .into_iter()
-        .map(|s| (s.id, s.execs))
+        .filter_map(|s| Some((s.id, s.status.ok()?.execs)))
         .collect()
 }
 
@@ -374,5 +379,9 @@ fn index_lines_or_none(dir: &Path) -> usize {
 
 /// Instances whose status counts executions.
 fn fuzzing_instances(dir: &Path) -> usize {
-    fuzz_core::store::sync::statuses(dir).map_or(0, |s| s.iter().filter(|s| s.execs > 0).count())
+    fuzz_core::store::sync::statuses(dir).map_or(0, |s| {
+        s.iter()
+            .filter(|s| s.status.as_ref().is_ok_and(|s| s.execs > 0))
+            .count()
+    })
 }
