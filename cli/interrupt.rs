@@ -48,8 +48,8 @@ pub const STOP_GRACE: Duration = Duration::from_secs(1);
 /// finding when this process is [`interrupted`] within [`STOP_GRACE`]; one
 /// that is not (the target raised the signal itself, or someone signalled
 /// that process alone) is what it seems.
-pub fn stopped_with_us(kind: &DeathKind) -> bool {
-    stopped_with(kind, interrupted)
+pub fn stopped_with_us(kind: &DeathKind, report: &str) -> bool {
+    stopped_with(kind, report, interrupted)
 }
 
 /// Whether this process is [`interrupted`], or is within [`STOP_GRACE`]:
@@ -59,8 +59,8 @@ pub fn stop_follows() -> bool {
     stop_comes(interrupted)
 }
 
-fn stopped_with(kind: &DeathKind, stop: fn() -> bool) -> bool {
-    kind.by_a_stop_signal() && stop_comes(stop)
+fn stopped_with(kind: &DeathKind, report: &str, stop: fn() -> bool) -> bool {
+    fuzz_core::worker::crash::maybe_a_stop(kind, report) && stop_comes(stop)
 }
 
 fn stop_comes(stop: fn() -> bool) -> bool {
@@ -92,9 +92,9 @@ mod tests {
             signal: libc::SIGTERM,
             panic: false,
         };
-        assert!(stopped_with(&term, always));
+        assert!(stopped_with(&term, "", always));
         let waited = Instant::now();
-        assert!(!stopped_with(&term, never));
+        assert!(!stopped_with(&term, "", never));
         assert!(waited.elapsed() >= STOP_GRACE);
         for kind in [
             DeathKind::Signal {
@@ -107,7 +107,10 @@ mod tests {
             },
             DeathKind::Exit { status: 0 },
         ] {
-            assert!(!stopped_with(&kind, always), "{kind:?}");
+            assert!(!stopped_with(&kind, "", always), "{kind:?}");
         }
+        // Sent by the target to itself: the worker's handler said so.
+        let own = "==fuzz-worker== deadly signal SIGTERM (sent by the target to itself)\n";
+        assert!(!stopped_with(&term, own, always));
     }
 }

@@ -40,7 +40,7 @@ fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliErro
             Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
             Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
                 let death = worker.death();
-                if fuzz_cli::interrupt::stopped_with_us(&death.kind) {
+                if fuzz_cli::interrupt::stopped_with_us(&death.kind, &death.report) {
                     return Err(CliError::interrupted());
                 }
                 // A worker that could not start says why on stderr.
@@ -271,7 +271,7 @@ fn minimize(
                 // worker down; the best so far stands.
                 let death = worker.death();
                 // Signalled with this process: a stop, not the worker's end.
-                if fuzz_cli::interrupt::stopped_with_us(&death.kind) {
+                if fuzz_cli::interrupt::stopped_with_us(&death.kind, &death.report) {
                     return Ok((best, None, true));
                 }
                 eprintln!(

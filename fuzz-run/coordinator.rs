@@ -361,7 +361,7 @@ impl Coordinator {
                     let death = worker.death();
                     self.launcher.clean_up(&worker);
                     drop(worker);
-                    if fuzz_cli::interrupt::stopped_with_us(&death.kind) {
+                    if fuzz_cli::interrupt::stopped_with_us(&death.kind, &death.report) {
                         // Left to finish(), as a worker it stops itself:
                         // a failure it was minimizing is recorded there,
                         // as it stands.

@@ -57,11 +57,20 @@ pub fn install() {
 /// # Safety
 /// As `fork`: the child must only call async-signal-safe functions until
 /// it execs or exits, unless the process has no other thread.
+///
+/// The child is put in a process group of its own, apart from the worker
+/// that watches it: a target that signals its process group (`kill(0,
+/// SIGTERM)`) reaches its own process and what it forked, never its
+/// watcher.
 pub unsafe fn fork() -> nix::Result<ForkResult> {
     OURS.store(true, Ordering::Relaxed);
     // SAFETY: as this function's contract says.
     let forked = unsafe { nix::unistd::fork() };
     OURS.store(false, Ordering::Relaxed);
+    if let Ok(ForkResult::Child) = forked {
+        // setpgid is async-signal-safe.
+        let _ = nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0));
+    }
     forked
 }
 

@@ -49,6 +49,10 @@ const SIGNALS: [Signal; 6] = [
     Signal::SIGABRT,
     Signal::SIGTRAP,
 ];
+/// The signals a job is stopped with. A target that sends one to its own
+/// process (`raise`, `kill(0, …)`) has crashed by it; one sent from
+/// outside kills the process as it would have without us (see [`on_stop`]).
+const STOP_SIGNALS: [Signal; 3] = [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP];
 const ALT_STACK: usize = 4 << 20;
 
 /// Moves `fd` to a high, close-on-exec descriptor (closing the old one),
@@ -190,12 +194,44 @@ pub fn reinstall() {
         SaFlags::SA_SIGINFO | SaFlags::SA_ONSTACK | SaFlags::SA_NODEFER,
         SigSet::empty(),
     );
-    // SAFETY: the handler only does what a signal handler may (see it),
-    // and what it shares with the rest of the process is atomics.
+    // Not SA_NODEFER: the signal stays blocked in its handler, so that
+    // raising it again there kills the process once the handler returns.
+    let stop = SigAction::new(
+        SigHandler::SigAction(on_stop),
+        SaFlags::SA_SIGINFO | SaFlags::SA_ONSTACK,
+        SigSet::empty(),
+    );
+    // SAFETY: the handlers only do what a signal handler may (see them),
+    // and what they share with the rest of the process is atomics.
     unsafe {
         for sig in SIGNALS {
             let _ = sigaction(sig, &crash);
         }
+        for sig in STOP_SIGNALS {
+            let _ = sigaction(sig, &stop);
+        }
+    }
+}
+
+/// SIGTERM, SIGINT or SIGHUP. Sent by this process itself (its `si_pid`
+/// is our pid: `raise`, `kill(0, …)`, `kill(getpid(), …)` in the target),
+/// it is the input's crash, reported as one ([`handler`]); from anyone
+/// else it is a stop, and the process dies of it at once, saying nothing.
+/// Either way the default disposition comes back first, and the signal,
+/// raised again while blocked here, ends the process when this returns.
+extern "C" fn on_stop(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+    // SAFETY: reading the siginfo the kernel passed, getpid and resetting
+    // dispositions, all async-signal-safe.
+    let own = unsafe {
+        for s in STOP_SIGNALS {
+            libc::signal(s as libc::c_int, libc::SIG_DFL);
+        }
+        !info.is_null() && (*info).si_pid() == libc::getpid()
+    };
+    if own {
+        handler(sig, info, ctx);
+    } else if let Ok(sig) = Signal::try_from(sig) {
+        let _ = raise(sig);
     }
 }
 
@@ -350,6 +386,9 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     }
     if overflow {
         line.push(b" (stack overflow)");
+    }
+    if STOP_SIGNALS.iter().any(|&s| s as libc::c_int == sig) {
+        line.push(b" (sent by the target to itself)");
     }
     if matches!(sig, libc::SIGSEGV | libc::SIGBUS) {
         line.push(b" at address 0x");

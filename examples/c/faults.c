@@ -20,6 +20,10 @@
  *   FuzzFourBugs    first byte 'A': exit(3); 'B': raise(SIGKILL);
  *                   'C': a hang; 'D': exit(0). Four bugs, none with a
  *                   stack, for -keepfuzzing.
+ *   FuzzKillGroup   "group": kill(0, SIGTERM), its whole process group.
+ *   FuzzRaiseTerm   "term": raise(SIGTERM), and FuzzRaiseInt "intr":
+ *                   raise(SIGINT): signals a scheduler stops a job with,
+ *                   sent by the target to itself.
  */
 #define _DEFAULT_SOURCE
 #include "fuzz_target.h"
@@ -162,5 +166,26 @@ FUZZ_TARGET_BYTES(FuzzFourBugs) {
     default:
         sink = p[0];
     }
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzKillGroup) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "group"))
+        kill(0, SIGTERM);
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzRaiseTerm) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "term"))
+        raise(SIGTERM);
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzRaiseInt) {
+    BYTES_OR_REJECT;
+    if (fuzz_bytes_eq(p, n, "intr"))
+        raise(SIGINT);
     return FUZZ_PASS;
 }

@@ -343,6 +343,32 @@ const MATRIX: &[Fault] = &[
         kind: "stack overflow",
         inputs: &[b"deep"],
     },
+    // The signals a job is stopped with, sent by the target to its own
+    // process group or to itself: findings (not stops), found and replayed.
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzKillGroup",
+        seed: "grouq",
+        flags: &[],
+        kind: "crashed: SIGTERM",
+        inputs: &[b"group"],
+    },
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzRaiseTerm",
+        seed: "tern",
+        flags: &[],
+        kind: "crashed: SIGTERM",
+        inputs: &[b"term"],
+    },
+    Fault {
+        lib: "libfaults.so",
+        target: "FuzzRaiseInt",
+        seed: "intq",
+        flags: &[],
+        kind: "crashed: SIGINT",
+        inputs: &[b"intr"],
+    },
     Fault {
         lib: "libfaults.so",
         target: "FuzzKillSelf",
@@ -476,6 +502,28 @@ fn the_fault_matrix_saves_each_exact_input_and_leaves_nothing_behind() {
         let replay: Vec<&str> = replay.iter().map(String::as_str).collect();
         let again = run_in(w.path(), "fuzz-run", &replay);
         assert_eq!(again.code, 1, "{}: replay\n{}", f.target, again.out());
+        if f.kind.starts_with("crashed: SIG") {
+            assert!(
+                again.out().contains(f.kind),
+                "{}: replay\n{}",
+                f.target,
+                again.out()
+            );
+        }
+        // And so does fuzz-worker run, on the file.
+        let mut args = vec!["run", "-target", f.target];
+        args.extend(f.flags);
+        args.extend([&lib[..], crashers[0].to_str().unwrap()]);
+        let worker = run_in(w.path(), "fuzz-worker", &args);
+        assert_eq!(
+            worker.code,
+            1,
+            "{}: fuzz-worker run\n{}",
+            f.target,
+            worker.out()
+        );
+        // A finding ends the run long before its -fuzztime of 60 s.
+        assert!(took < Duration::from_secs(30), "{}: {took:?}", f.target);
         eprintln!("fault matrix: {} reported in {took:.1?}", f.target);
     }
 }

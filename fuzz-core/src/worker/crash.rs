@@ -101,6 +101,16 @@ impl fmt::Display for DeathKind {
     }
 }
 
+/// True for a death that may be a stop rather than the input's: by SIGTERM,
+/// SIGINT or SIGHUP ([`DeathKind::by_a_stop_signal`]) that the process did
+/// not send itself. A worker's handler writes the crash header for a stop
+/// signal only when the process sent it to itself (`raise`, `kill(0, …)`,
+/// `kill(getpid(), …)`: the signal's `si_pid` is its own), so that such a
+/// signal is the target's doing and replays as it was found.
+pub fn maybe_a_stop(kind: &DeathKind, report: &str) -> bool {
+    kind.by_a_stop_signal() && !reported_signal(report).is_some_and(|k| k.by_a_stop_signal())
+}
+
 /// `asan: heap-buffer-overflow`, and the like for the other sanitizers, when
 /// the report holds a sanitizer's verdict.
 pub fn sanitizer_kind(report: &str) -> Option<DeathKind> {

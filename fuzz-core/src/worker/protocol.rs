@@ -436,10 +436,11 @@ impl Checked {
         }
     }
 
-    /// Whether the child died of SIGTERM, SIGINT or SIGHUP (see
-    /// [`DeathKind::by_a_stop_signal`]).
+    /// Whether the child died of SIGTERM, SIGINT or SIGHUP that it did not
+    /// send itself: maybe a stop (see [`crate::worker::crash::maybe_a_stop`]).
     pub fn by_a_stop_signal(&self) -> bool {
-        matches!(self, Checked::Died { kind, .. } if kind.by_a_stop_signal())
+        matches!(self, Checked::Died { kind, report, .. }
+            if crate::worker::crash::maybe_a_stop(kind, report))
     }
 }
 
