@@ -301,6 +301,16 @@ extern "C" fn on_timeout(_: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::
     let _ = raise(Signal::SIGKILL);
 }
 
+/// Writes the fingerprint line of a crash report where reports go (see
+/// [`fuzz_core::worker::crash::FINGERPRINT`]), without allocating.
+pub fn write_fingerprint(fingerprint: u64) {
+    let mut fp = StackLine::new();
+    fp.push(fuzz_core::worker::crash::FINGERPRINT.as_bytes());
+    fp.push_hex(fingerprint as usize);
+    fp.push(b"\n");
+    fp.write_to(OUT_FD.load(Ordering::Relaxed));
+}
+
 /// The exit status of a worker whose target closed its descriptors to the
 /// coordinator.
 pub const LOST_PIPES_STATUS: i32 = 86;
@@ -397,11 +407,7 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     line.push(b"\n");
     let out = OUT_FD.load(Ordering::Relaxed);
     line.write_to(out);
-    let mut fp = StackLine::new();
-    fp.push(fuzz_core::worker::crash::FINGERPRINT.as_bytes());
-    fp.push_hex(fingerprint as usize);
-    fp.push(b"\n");
-    fp.write_to(out);
+    write_fingerprint(fingerprint);
     let fd = REPORT_FD.load(Ordering::Relaxed);
     if fd >= 0 {
         let mut r = StackLine::new();

@@ -172,7 +172,7 @@ pub fn fingerprint_here(signal: i32) -> u64 {
             n < ips.len()
         });
     }
-    let mut hash = fingerprint_of(signal, &ips[..n], &own);
+    let (mut hash, _) = fingerprint_of(signal, &ips[..n], true, &own);
     // A Rust panic aborts after unwinding to the boundary of the target's
     // entry: its stack no longer tells panics apart, its location does.
     let mut tail = [0u8; 4096];
@@ -213,12 +213,50 @@ fn stderr_tail(buf: &mut [u8]) -> &str {
     ""
 }
 
+/// In a call made to end the process (`exit`, `raise(SIGKILL)`: ends.rs):
+/// when the target library made it (the first frame past the worker's own
+/// is the target's), the fingerprint of the stack with `what` in the
+/// signal's place; None for a call of the worker's own (its timeout
+/// handler's SIGKILL, its exit), or of another library's.
+pub fn fingerprint_of_call(what: i32) -> Option<u64> {
+    let mut ips = [0usize; 64];
+    let mut n = 0;
+    // SAFETY: walking this thread's own stack; nothing else walks it.
+    unsafe {
+        backtrace::trace_unsynchronized(|f| {
+            ips[n] = f.ip() as usize;
+            n += 1;
+            n < ips.len()
+        });
+    }
+    let ips = &ips[..n];
+    let caller = ips.iter().find(|&&ip| !own(ip))?;
+    let m = MODULE.get()?;
+    if *caller < m.lo || *caller >= m.hi {
+        return None;
+    }
+    match fingerprint_of(what, ips, false, &own) {
+        (_, 0) => None,
+        (hash, _) => Some(hash),
+    }
+}
+
 /// The fingerprint of a stack: the signal, and the top three frames in
 /// the target library that are not its runtime's, between the handler (and
-/// the signal trampoline, and coverage callbacks) and the executor.
-fn fingerprint_of(signal: i32, ips: &[usize], own: &dyn Fn(usize) -> bool) -> u64 {
+/// the signal trampoline when `trampoline`, and coverage callbacks) and the
+/// executor; and how many target frames it took.
+fn fingerprint_of(
+    signal: i32,
+    ips: &[usize],
+    trampoline: bool,
+    own: &dyn Fn(usize) -> bool,
+) -> (u64, usize) {
     let lead = ips.iter().take_while(|&&ip| own(ip)).count();
-    let mut i = if lead > 0 { lead + 1 } else { 0 };
+    let mut i = if lead > 0 && trampoline {
+        lead + 1
+    } else {
+        lead
+    };
     while i < ips.len() && own(ips[i]) {
         i += 1;
     }
@@ -231,7 +269,7 @@ fn fingerprint_of(signal: i32, ips: &[usize], own: &dyn Fn(usize) -> bool) -> u6
     };
     mix(signal as u64);
     let Some(m) = MODULE.get() else {
-        return hash;
+        return (hash, 0);
     };
     let mut taken = 0;
     for &ip in &ips[i.min(ips.len())..] {
@@ -259,7 +297,28 @@ fn fingerprint_of(signal: i32, ips: &[usize], own: &dyn Fn(usize) -> bool) -> u6
             taken += 1;
         }
     }
-    hash
+    (hash, taken)
+}
+
+/// In a call the target made to end its process (ends.rs): when it is at
+/// a known site inside a guarded call, the call returns as a survived
+/// crash would, and this does not return; else returns.
+pub fn survive_call_if_known(fingerprint: u64) {
+    // SAFETY: reading a flag the guard keeps.
+    if unsafe { fuzz_worker_guard_active() } == 0 || !is_known(fingerprint) {
+        return;
+    }
+    // SAFETY: what the target wrote in this call is dropped from the
+    // request's stderr, and the guarded call returns.
+    unsafe {
+        libc::ftruncate(2, 0);
+        fuzz_worker_guard_escape();
+    }
+}
+
+fn is_known(fingerprint: u64) -> bool {
+    let n = COUNT.load(Ordering::Acquire);
+    (0..n).any(|i| KNOWN[i].load(Ordering::Relaxed) == fingerprint)
 }
 
 /// In the crash handler: when the crash is a known one inside a guarded
@@ -272,8 +331,7 @@ pub fn survive_if_known(signal: i32, fingerprint: u64, reinstall: fn()) {
     if unsafe { fuzz_worker_guard_active() } == 0 {
         return;
     }
-    let n = COUNT.load(Ordering::Acquire);
-    if !(0..n).any(|i| KNOWN[i].load(Ordering::Relaxed) == fingerprint) {
+    if !is_known(fingerprint) {
         return;
     }
     // SAFETY: async-signal-safe calls only: what the target wrote about
@@ -299,9 +357,15 @@ mod tests {
     fn fingerprints_pass_over_our_frames_and_count_three_of_the_target_s() {
         // Without a module every stack gives its signal alone.
         let own = |ip: usize| ip >= 0x9000;
-        let a = fingerprint_of(11, &[0x9001, 0x9002, 0x7000, 0x100, 0x200, 0x9003], &own);
-        let b = fingerprint_of(11, &[0x9001, 0x7000, 0x300, 0x9003], &own);
-        let c = fingerprint_of(6, &[0x9001, 0x7000, 0x300, 0x9003], &own);
+        let a = fingerprint_of(
+            11,
+            &[0x9001, 0x9002, 0x7000, 0x100, 0x200, 0x9003],
+            true,
+            &own,
+        )
+        .0;
+        let b = fingerprint_of(11, &[0x9001, 0x7000, 0x300, 0x9003], true, &own).0;
+        let c = fingerprint_of(6, &[0x9001, 0x7000, 0x300, 0x9003], true, &own).0;
         if MODULE.get().is_none() {
             assert_eq!(a, b);
         }

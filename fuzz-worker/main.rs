@@ -10,6 +10,7 @@ mod cover;
 mod coverage;
 mod crash;
 mod custom;
+mod ends;
 mod executor;
 mod forked;
 mod fuzzing;
