@@ -534,7 +534,9 @@ size: the bytes of its []byte and string arguments, file_size: the v1 file's, ne
 coverage); failure (kind, message, report, path: the crasher written or null for a failing seed
 or one that could not be written, site: the crash site, seed_entry, reproducible: whether it failed
 again when run once more, null when it was not run again; and when the crasher could not be
-written: write_error, input: the v1 text when at most 1 MiB, input_size, input_sha256); end (execs,
+written: write_error, input: the v1 text when at most 1 MiB, input_size, input_sha256, kept_at:
+where it was written instead, <cache>/<library id>/crashers/<Target>/ or else a new directory of the
+system's temporary one, null when nowhere); end (execs,
 new_interesting, coverage, edges, corpus, failures, fuzzed_seconds, execs_per_sec, stopped: time,
 finding or interrupted, interrupted). A target whose seed corpus is malformed has only a failure
 event (kind \"malformed seed corpus\"). Last of all, once per run: event \"exit\" (see OUTPUT).

@@ -619,6 +619,18 @@ impl Coordinator {
             let recorded = self.state.record(f);
             self.carry_out(recorded)?;
         }
+        for (entry, keep) in self.state.early_saves_at_stop() {
+            if !keep {
+                self.places.discard(&entry);
+            } else if let Some(path) = self.places.keep_as_found(&entry) {
+                self.state.counts.failures += 1;
+                self.reporter.say(&format!(
+                    "fuzz: a worker was crashing as the run stopped: its input is kept as found \
+                     (not minimized) in {}",
+                    path.display()
+                ));
+            }
+        }
         // Outside its turn, the target's last line was said when its last
         // turn handed over (or it never had a turn).
         if self.turn_began.is_some() {

@@ -492,6 +492,7 @@ mod tests {
             found: "a".into(),
             message: "m".into(),
             crash: None,
+            reproduced: None,
         });
         assert_eq!(s.step(up), Step::Go);
         assert!(

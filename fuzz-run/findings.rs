@@ -127,6 +127,14 @@ impl Places {
         }
     }
 
+    /// Keeps a failing input saved when it was found (see [`Places::save`])
+    /// as it stands, when the run stops before its death is triaged; its
+    /// path, or None when it was not written.
+    pub fn keep_as_found(&mut self, entry: &str) -> Option<PathBuf> {
+        let path = self.seed_dir.join(digest::entry_name(entry.as_bytes()));
+        self.created.remove(&path).then_some(path)
+    }
+
     /// Writes a failing input as soon as it is found, before it is
     /// minimized. Should that fail, the report says so when the finding is
     /// recorded (with the input in it).
@@ -189,6 +197,7 @@ impl Places {
             event["input"] = json!(u.text);
             event["input_size"] = json!(f.entry.len());
             event["input_sha256"] = json!(digest::sha256_hex(f.entry.as_bytes()));
+            event["kept_at"] = json!(u.kept_at);
         }
         reporter.event(event)?;
         if reporter.json {
@@ -223,15 +232,47 @@ impl Places {
         }
     }
 
-    /// What a report says of an input it could not write.
+    /// What a report says of an input it could not write to testdata: it
+    /// is written where there is room, the cache (beside the target's
+    /// corpus, never in it: a crasher there would be replayed as an entry)
+    /// and then a fresh directory of the system's temporary one; a small
+    /// one is also shown as text.
     fn unwritten(&self, entry: &str, error: String) -> Unwritten {
         let text = (entry.len() <= INLINE_MAX).then(|| entry.to_string());
+        let name = digest::entry_name(entry.as_bytes());
+        let in_cache = || -> Option<PathBuf> {
+            let dir = self
+                .cache_dir
+                .parent()?
+                .join("crashers")
+                .join(self.seed_dir.file_name()?);
+            fsutil::create_dir_all(&dir).ok()?;
+            let path = dir.join(&name);
+            fsutil::write_new_atomic(&path, entry.as_bytes()).ok()?;
+            Some(path)
+        };
+        let in_temp = || -> Option<PathBuf> {
+            let dir = tempfile::Builder::new()
+                .prefix("fuzz-run-crasher-")
+                .tempdir()
+                .ok()?
+                .keep();
+            let path = dir.join(&name);
+            match fsutil::write_new_atomic(&path, entry.as_bytes()) {
+                Ok(_) => Some(path),
+                Err(_) => {
+                    let _ = std::fs::remove_dir_all(&dir);
+                    None
+                }
+            }
+        };
         Unwritten {
             dir: self.seed_dir.display().to_string(),
             error,
             text,
             size: entry.len(),
             sha256: digest::sha256_hex(entry.as_bytes()),
+            kept_at: in_cache().or_else(in_temp).map(|p| p.display().to_string()),
         }
     }
 

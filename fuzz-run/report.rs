@@ -224,6 +224,8 @@ pub struct Unwritten {
     pub text: Option<String>,
     pub size: usize,
     pub sha256: String,
+    /// Where it was written instead, if anywhere.
+    pub kept_at: Option<String>,
 }
 
 /// The failure report, like `go test`'s, on stdout (unless -json).
@@ -266,14 +268,18 @@ impl Failure<'_> {
                 "    \n    Failing input could not be written to {}: {}\n",
                 u.dir, u.error
             ));
-            match &u.text {
-                Some(text) => {
+            if let Some(at) = &u.kept_at {
+                out.push_str(&format!("    It was written to {at} instead.\n"));
+            }
+            match (&u.text, &u.kept_at) {
+                (Some(text), _) => {
                     out.push_str("    Here it is, as a v1 file:\n");
                     for l in text.lines() {
                         out.push_str(&format!("    {l}\n"));
                     }
                 }
-                None => out.push_str(&format!(
+                (None, Some(_)) => {}
+                (None, None) => out.push_str(&format!(
                     "    It was not kept: {} bytes, SHA-256 {}\n",
                     u.size, u.sha256
                 )),

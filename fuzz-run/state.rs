@@ -127,6 +127,8 @@ pub struct Failing {
     pub message: String,
     /// For a worker that died: how.
     pub crash: Option<Crash>,
+    /// Whether it failed again when run once more (None: not run yet).
+    pub reproduced: Option<bool>,
 }
 
 impl Failing {
@@ -138,6 +140,7 @@ impl Failing {
         };
         let mut f = state.finding(self.entry, kind, self.message, report, None);
         f.found = Some(self.found);
+        f.reproducible = self.reproduced;
         f
     }
 }
@@ -540,6 +543,19 @@ impl State {
         }
         pending.into_iter().map(|f| f.finding(self)).collect()
     }
+
+    /// The inputs saved as their workers began to crash, whose deaths the
+    /// stop leaves untriaged, each with whether it stays. With a failure
+    /// recorded and no -keepfuzzing, none does (a crash found while
+    /// another is minimized is dropped so, as Go drops it); else each stays
+    /// as found, to be reported and counted.
+    pub fn early_saves_at_stop(&mut self) -> Vec<(String, bool)> {
+        let keep = self.counts.failures == 0 || self.cfg.keepfuzzing;
+        (self.slots.iter_mut())
+            .filter_map(|s| s.saved_early.take())
+            .map(|entry| (entry, keep))
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -657,6 +673,34 @@ pub mod tests {
     }
 
     #[test]
+    fn a_crash_saved_as_the_run_stops_goes_after_a_finding_and_stays_alone() {
+        let mut s = state(config(), 2, &["a"]);
+        s.slots[1].saved_early = Some("go test fuzz v1\n[]byte(\"b\")\n".into());
+        s.counts.failures = 1;
+        let got = s.early_saves_at_stop();
+        assert_eq!(got.len(), 1);
+        assert!(!got[0].1, "after a finding, without -keepfuzzing: dropped");
+        assert_eq!(s.slots[1].saved_early, None);
+        assert!(s.early_saves_at_stop().is_empty(), "taken once");
+        // Stopped by time or a signal with nothing recorded: it stays.
+        s.counts.failures = 0;
+        s.slots[0].saved_early = Some("go test fuzz v1\n[]byte(\"c\")\n".into());
+        assert!(s.early_saves_at_stop()[0].1);
+        // Under -keepfuzzing, every bug stays.
+        let mut k = state(
+            Config {
+                keepfuzzing: true,
+                ..config()
+            },
+            1,
+            &["a"],
+        );
+        k.counts.failures = 3;
+        k.slots[0].saved_early = Some("go test fuzz v1\n[]byte(\"d\")\n".into());
+        assert!(k.early_saves_at_stop()[0].1);
+    }
+
+    #[test]
     fn stopping_returns_the_failures_being_minimized() {
         let mut s = state(config(), 3, &["a"]);
         s.slots[0].job = Job::Fuzz(0);
@@ -672,12 +716,14 @@ pub mod tests {
                 report: "==fuzz-worker== deadly signal SIGSEGV\n #0 0x1 in f (libt.so+0x10)\n"
                     .into(),
             }),
+            reproduced: Some(true),
         });
         s.slots[2].job = Job::ConfirmFailure(Failing {
             entry: "x".into(),
             found: "xx".into(),
             message: "bad".into(),
             crash: None,
+            reproduced: None,
         });
         let pending = s.stop_jobs();
         assert!(!s.busy());

@@ -151,6 +151,7 @@ impl State {
                     entry,
                     message,
                     crash: None,
+                    reproduced: None,
                 };
                 self.check_first(w, failing)
             }
@@ -227,8 +228,11 @@ impl State {
     /// site it failed at), or recorded when it cannot be.
     fn reproduced(&mut self, w: usize, failing: Failing, outcome: &Checked) -> Vec<Action> {
         let Some(site) = outcome.failure_site() else {
-            let mut f = failing.finding(self);
-            f.reproducible = Some(false);
+            let f = Failing {
+                reproduced: Some(false),
+                ..failing
+            }
+            .finding(self);
             return self.record(f);
         };
         let shrinkable = match &failing.crash {
@@ -237,12 +241,14 @@ impl State {
             Some(c) => self.cfg.minimizing() && !c.kind.costs_a_limit(),
             None => self.minimizes_inputs(),
         };
+        let failing = Failing {
+            reproduced: Some(true),
+            ..failing
+        };
         if shrinkable {
             return self.minimize_failure(w, failing, site.to_string());
         }
-        let mut f = failing.finding(self);
-        f.reproducible = Some(true);
-        self.record(f)
+        self.record(failing.finding(self))
     }
 
     /// Worker `w` is to shrink a failing input, keeping its failure site
@@ -422,6 +428,7 @@ impl State {
                 kind: death.kind,
                 report: f.report,
             }),
+            reproduced: None,
         };
         // The input is saved first: Save comes before the replacement.
         let mut checked = self.check_first(w, failing);
@@ -627,6 +634,7 @@ mod tests {
         );
         assert_eq!(f.kind, FindingKind::Death(segv()));
         assert_eq!(f.message, "fuzzing process crashed: SIGSEGV");
+        assert_eq!(f.reproducible, Some(true), "it crashed again");
         assert_eq!(s.counts.failures, 1);
     }
 
@@ -977,6 +985,7 @@ mod tests {
                 kind: segv(),
                 report: REPORT.into(),
             }),
+            reproduced: Some(true),
         });
         let a = s
             .on_death(0, death(segv(), &packed(b"last candidate"), REPORT))
@@ -1058,6 +1067,7 @@ mod tests {
             found: "e".into(),
             message: "m".into(),
             crash: None,
+            reproduced: Some(true),
         });
         let hello = Response::Hello {
             version: fuzz_core::worker::protocol::VERSION,

@@ -24,6 +24,10 @@
  *   FuzzRaiseTerm   "term": raise(SIGTERM), and FuzzRaiseInt "intr":
  *                   raise(SIGINT): signals a scheduler stops a job with,
  *                   sent by the target to itself.
+ *   FuzzEasyExit    first byte 'E': exit(3), found again every few
+ *                   hundred executions once found.
+ *   FuzzBig         over 1,100,000 bytes, not all 'a': abort(). A finding
+ *                   that stays over 1 MiB when minimized.
  */
 #define _DEFAULT_SOURCE
 #include "fuzz_target.h"
@@ -187,5 +191,24 @@ FUZZ_TARGET_BYTES(FuzzRaiseInt) {
     BYTES_OR_REJECT;
     if (fuzz_bytes_eq(p, n, "intr"))
         raise(SIGINT);
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzBig) {
+    BYTES_OR_REJECT;
+    if (n > 1100000) {
+        for (size_t i = 0; i < n; i++)
+            if (p[i] != 'a')
+                abort();
+    }
+    return FUZZ_PASS;
+}
+
+FUZZ_TARGET_BYTES(FuzzEasyExit) {
+    BYTES_OR_REJECT;
+    if (n > 0 && p[0] == 'E')
+        exit(3);
+    for (size_t i = 0; i < n; i++)
+        sink = sink + p[i];
     return FUZZ_PASS;
 }

@@ -65,6 +65,66 @@ fn a_full_testdata_keeps_the_input_in_the_report_and_still_exits_1() {
     assert!(!out.contains("To re-run"), "nothing to re-run: {out}");
 }
 
+/// A finding too large to show in the report (over 1 MiB), with testdata
+/// full: written to the cache instead, and the report says where.
+#[test]
+fn a_finding_over_a_mib_with_testdata_full_is_written_elsewhere_and_said() {
+    let w = Work::new();
+    // The seed, too large for the full testdata, is in the cache.
+    let lib = example_lib("libfaults.so");
+    let id = fuzz_core::store::cache::library_id(Path::new(&lib)).unwrap();
+    let cached = fuzz_core::store::cache::target_dir(Path::new(&w.cache()), &id, "FuzzBig");
+    std::fs::create_dir_all(&cached).unwrap();
+    let seed = format!("go test fuzz v1\n[]byte(\"{}\")\n", "a".repeat(1_200_000));
+    std::fs::write(cached.join("big"), seed).unwrap();
+    let c = w.fuzz_command(
+        example_lib("libfaults.so"),
+        &[
+            "-fuzz",
+            "^FuzzBig$",
+            "-fuzztime",
+            "60s",
+            "-parallel",
+            "1",
+            "-max_len",
+            "2000000",
+            "-fuzzminimizetime",
+            "2s",
+        ],
+    );
+    let r = on_a_full_disk(&c, "testdata", "true");
+    assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+    let out = r.out();
+    assert!(
+        out.contains("Failing input could not be written to testdata/fuzz/FuzzBig: "),
+        "{out}"
+    );
+    assert!(!out.contains("It was not kept"), "{out}");
+    let at = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("It was written to "))
+        .and_then(|l| l.strip_suffix(" instead."))
+        .unwrap_or_else(|| panic!("where it went: {out}"));
+    let kept = std::fs::read(at).unwrap();
+    let values = fuzz_core::format::codec::decode(&kept).unwrap();
+    let bytes = values[0].as_bytes().unwrap();
+    assert!(bytes.len() > 1_100_000, "{}", bytes.len());
+    assert!(bytes.iter().any(|&b| b != b'a'));
+    // It replays as the failure it was.
+    let again = run_in(
+        w.path(),
+        "fuzz-worker",
+        &[
+            "run",
+            "-target",
+            "FuzzBig",
+            &example_lib("libfaults.so"),
+            at,
+        ],
+    );
+    assert_eq!(again.code, 1, "{}", again.out());
+}
+
 #[test]
 fn a_full_cache_is_one_warning_and_fuzzing_goes_on() {
     let w = Work::new();
@@ -595,6 +655,42 @@ fn keepfuzzing_keeps_one_crasher_per_bug() {
             );
         }
     }
+}
+
+/// Under -keepfuzzing, an easy exit() found again and again costs no new
+/// worker each time: the worker's own exit() returns from the call at a
+/// recorded site. Before, every one cost a process start (about 1,250
+/// executions a second against 250,000: bench/keepfuzzing-ends.sh); the
+/// bound here is 20 times below what a debug build does, and 8 times above
+/// what restarts allowed.
+#[test]
+fn keepfuzzing_after_an_easy_exit_keeps_its_workers() {
+    let w = Work::new();
+    w.seed("FuzzEasyExit", "seed", "go test fuzz v1\n[]byte(\"F\")\n");
+    let run = w.start_fuzz(
+        example_lib("libfaults.so"),
+        &[
+            "-fuzz",
+            "^FuzzEasyExit$",
+            "-keepfuzzing",
+            "-fuzztime",
+            "5s",
+            "-parallel",
+            "1",
+            "-json",
+        ],
+    );
+    let r = run.wait_all();
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(w.crashers("FuzzEasyExit").len(), 1);
+    let end: serde_json::Value = r
+        .out()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|e| e["event"] == "end")
+        .expect("an end event");
+    let execs = end["execs"].as_u64().unwrap();
+    assert!(execs >= 50_000, "{execs} executions in 5 s: {end}");
 }
 
 /// A crash whose report blocks: glibc's malloc aborts on a corrupted heap
