@@ -63,7 +63,8 @@ fn stopped_with(kind: &DeathKind, report: &str, stop: fn() -> bool) -> bool {
     fuzz_core::worker::crash::maybe_a_stop(kind, report) && stop_comes(stop)
 }
 
-fn stop_comes(stop: fn() -> bool) -> bool {
+/// Whether `stop` says so within [`STOP_GRACE`].
+pub fn stop_comes(stop: fn() -> bool) -> bool {
     let waited = Instant::now();
     while !stop() {
         if waited.elapsed() >= STOP_GRACE {

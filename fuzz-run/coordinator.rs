@@ -560,16 +560,19 @@ impl Coordinator {
                 worker.seen_execs = execs;
                 worker.seen_at = Instant::now();
             }
+            // Memory first: an input that touches gigabytes runs slowly
+            // under load, and may pass its time limit too; it is the
+            // memory it is killed for, as its replay will say.
+            if worker.killed.is_none() {
+                if let Some(rss) = worker.rss_mb().filter(|&r| rss_limit > 0 && r > rss_limit) {
+                    worker.kill(Killed::OutOfMemory(rss));
+                    continue;
+                }
+            }
             if worker.killed == Some(Killed::Timeout)
                 || (!allowance.is_zero() && worker.seen_at.elapsed() > allowance)
             {
                 worker.time_out();
-                continue;
-            }
-            if let Some(rss) = worker.rss_mb().filter(|_| rss_limit > 0) {
-                if rss > rss_limit {
-                    worker.kill(Killed::OutOfMemory(rss));
-                }
             }
         }
     }

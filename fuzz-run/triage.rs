@@ -335,7 +335,7 @@ impl State {
                 .report
                 .lines()
                 .rev()
-                .find(|l| !l.trim().is_empty())
+                .find(|l| !l.trim().is_empty() && !l.starts_with(crash::FINGERPRINT))
                 .unwrap_or(&kind)
                 .trim_start_matches("fuzz-worker: ")
                 .to_string();

@@ -378,7 +378,18 @@ impl Child<'_> {
                 }
             }
             if self.exited {
-                return Event::Died(self.death());
+                let death = self.death();
+                // Signalled from outside with this process (a scheduler
+                // stopping the job signals every process of it, the child
+                // maybe first): a stop, not the input's failure.
+                if let Outcome::Crashed { kind, report } = &death {
+                    if fuzz_core::worker::crash::maybe_a_stop(kind, report)
+                        && fuzz_cli::interrupt::stop_comes(job.stop)
+                    {
+                        return Event::Stopped;
+                    }
+                }
+                return Event::Died(death);
             }
             let clock = started.unwrap_or(wait_start);
             if !limit.is_zero() && clock.elapsed() > limit {
