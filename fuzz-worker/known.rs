@@ -159,10 +159,9 @@ pub fn call(f: crate::library::TargetFn, input: &[u8]) -> (i32, bool) {
     (ret, crashed != 0)
 }
 
-/// In the crash handler: the crash's fingerprint, from the stack, without
-/// allocating.
-pub fn fingerprint_here(signal: i32) -> u64 {
-    let mut ips = [0usize; 64];
+/// The return addresses on this thread's stack, innermost first, as many
+/// as `ips` holds; how many. Allocates nothing (a crash handler's).
+fn stack_here(ips: &mut [usize; 64]) -> usize {
     let mut n = 0;
     // SAFETY: walking this thread's own stack; nothing else walks it.
     unsafe {
@@ -172,6 +171,14 @@ pub fn fingerprint_here(signal: i32) -> u64 {
             n < ips.len()
         });
     }
+    n
+}
+
+/// In the crash handler: the crash's fingerprint, from the stack, without
+/// allocating.
+pub fn fingerprint_here(signal: i32) -> u64 {
+    let mut ips = [0usize; 64];
+    let n = stack_here(&mut ips);
     let (mut hash, _) = fingerprint_of(signal, &ips[..n], true, &own);
     // A Rust panic aborts after unwinding to the boundary of the target's
     // entry: its stack no longer tells panics apart, its location does.
@@ -220,15 +227,7 @@ fn stderr_tail(buf: &mut [u8]) -> &str {
 /// handler's SIGKILL, its exit), or of another library's.
 pub fn fingerprint_of_call(what: i32) -> Option<u64> {
     let mut ips = [0usize; 64];
-    let mut n = 0;
-    // SAFETY: walking this thread's own stack; nothing else walks it.
-    unsafe {
-        backtrace::trace_unsynchronized(|f| {
-            ips[n] = f.ip() as usize;
-            n += 1;
-            n < ips.len()
-        });
-    }
+    let n = stack_here(&mut ips);
     let ips = &ips[..n];
     let caller = ips.iter().find(|&&ip| !own(ip))?;
     let m = MODULE.get()?;

@@ -425,12 +425,19 @@ pub fn signal_every_process(marker: &str, top: u32, signal: i32) {
 /// Compiles C source into a shared object in `dir` with gcc (no coverage
 /// instrumentation, no -z defs: undefined references stay undefined).
 pub fn gcc_so(dir: &Path, name: &str, source: &str) -> String {
+    gcc_so_with(dir, name, source, &[])
+}
+
+/// [`gcc_so`] with more flags (`-fsanitize-coverage=trace-pc`).
+pub fn gcc_so_with(dir: &Path, name: &str, source: &str, flags: &[&str]) -> String {
     require_tool("gcc");
     let c = dir.join(format!("{name}.c"));
     std::fs::write(&c, source).unwrap();
     let so = dir.join(name);
     let out = std::process::Command::new("gcc")
-        .args(["-shared", "-fPIC", "-O1", "-o"])
+        .args(["-shared", "-fPIC", "-O1"])
+        .args(flags)
+        .arg("-o")
         .arg(&so)
         .arg(&c)
         .output()

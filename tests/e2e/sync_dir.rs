@@ -26,43 +26,24 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// A coverage-instrumented target (`syncbait`) that aborts on exactly
 /// [`OUTSIDE`] and has a few branches for a corpus to publish.
 fn bait(dir: &Path) -> String {
-    require_tool("gcc");
-    let c = dir.join("syncbait.c");
-    std::fs::write(
-        &c,
-        format!(
-            "#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n\
-             int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {{\n\
-               uint64_t h = 0xcbf29ce484222325ULL;\n\
-               for (size_t i = 0; i < n; i++) {{ h ^= d[i]; h *= 0x100000001b3ULL; }}\n\
-               if (h == {:#x}ULL) abort();\n\
-               if (n > 0 && d[0] == 'a') {{ if (n > 1 && d[1] == 'b') return 0; return 0; }}\n\
-               if (n > 2) return 0;\n\
-               return 0;\n\
-             }}\n",
-            fnv1a(OUTSIDE.as_bytes())
-        ),
-    )
-    .unwrap();
-    let so = dir.join("libsyncbait.so");
-    let out = Command::new("gcc")
-        .args([
-            "-shared",
-            "-fPIC",
-            "-O1",
-            "-fsanitize-coverage=trace-pc",
-            "-o",
-        ])
-        .arg(&so)
-        .arg(&c)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let source = format!(
+        "#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n\
+         int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {{\n\
+           uint64_t h = 0xcbf29ce484222325ULL;\n\
+           for (size_t i = 0; i < n; i++) {{ h ^= d[i]; h *= 0x100000001b3ULL; }}\n\
+           if (h == {:#x}ULL) abort();\n\
+           if (n > 0 && d[0] == 'a') {{ if (n > 1 && d[1] == 'b') return 0; return 0; }}\n\
+           if (n > 2) return 0;\n\
+           return 0;\n\
+         }}\n",
+        fnv1a(OUTSIDE.as_bytes())
     );
-    so.to_str().unwrap().to_string()
+    gcc_so_with(
+        dir,
+        "libsyncbait.so",
+        &source,
+        &["-fsanitize-coverage=trace-pc"],
+    )
 }
 
 /// Every path below `top`, links not followed.
