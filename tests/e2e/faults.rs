@@ -657,6 +657,50 @@ fn keepfuzzing_keeps_one_crasher_per_bug() {
     }
 }
 
+/// Without -keepfuzzing, two workers on a target with several shallow
+/// bugs: the run stops at its first finding, and every crasher it leaves in
+/// testdata is one it reported and counted (a second worker's crash, saved
+/// as it began, used to stay behind unreported when the run stopped).
+#[test]
+fn every_crasher_written_is_reported_and_counted() {
+    for run in 0..20 {
+        let w = Work::new();
+        w.seed("FuzzFourBugs", "seed", "go test fuzz v1\n[]byte(\"x\")\n");
+        let r = w.fuzz(
+            example_lib("libfaults.so"),
+            &[
+                "-fuzz",
+                "^FuzzFourBugs$",
+                "-fuzztime",
+                "30s",
+                "-parallel",
+                "2",
+                "-timeout",
+                "1s",
+            ],
+        );
+        assert_eq!(r.code, 1, "run {run}: {}", r.stderr);
+        let files = w.crashers("FuzzFourBugs");
+        let out = r.out();
+        for f in &files {
+            let name = f.file_name().unwrap().to_str().unwrap();
+            assert!(
+                out.contains(name),
+                "run {run}: {name} not reported:\n{out}\n{}",
+                r.stderr
+            );
+        }
+        let counted = r
+            .stderr
+            .lines()
+            .find_map(|l| l.split("crashers ").nth(1))
+            .and_then(|c| c.split(';').next())
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .unwrap_or_else(|| panic!("run {run}: no count\n{}", r.stderr));
+        assert_eq!(counted, files.len(), "run {run}: {files:?}\n{}", r.stderr);
+    }
+}
+
 /// Under -keepfuzzing, an easy exit() found again and again costs no new
 /// worker each time: the worker's own exit() returns from the call at a
 /// recorded site. Before, every one cost a process start (about 1,250
