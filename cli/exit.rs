@@ -69,7 +69,7 @@ impl CliError {
     }
 
     /// Stopped by Ctrl-C before anything was done: exit 0, quietly, as
-    /// DESIGN.md's table says of a Ctrl-C that saved nothing.
+    /// ARCHITECTURE.md's exit-code table says of a Ctrl-C that saved nothing.
     pub fn interrupted() -> CliError {
         CliError {
             status: Status::Success,

@@ -179,7 +179,7 @@ static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicB
 /// closed pipe ends only the printing (what is written after it is
 /// dropped), never the work, so that work with side effects (a merge,
 /// fmt -w) is done whole and the exit status is still the verdict on the
-/// whole input (`check BAD | head -1` exits 1), as DESIGN says.
+/// whole input (`check BAD | head -1` exits 1), as ARCHITECTURE.md says ("Invariants").
 pub fn stdout() -> Stdout {
     Stdout(std::io::stdout().lock())
 }

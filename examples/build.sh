@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every example target into OUTDIR, instrumented with
-# SanitizerCoverage as DESIGN.md ("Targets") describes.
+# SanitizerCoverage as ARCHITECTURE.md ("Targets") describes.
 #
 #   examples/build.sh OUTDIR
 #

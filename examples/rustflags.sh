@@ -1,6 +1,6 @@
 #!/bin/sh
 # Prints the rustc flags that instrument a Rust target library with
-# SanitizerCoverage as DESIGN.md ("Targets") describes: the sancov-module
+# SanitizerCoverage as ARCHITECTURE.md ("Targets") describes: the sancov-module
 # pass at level 3 (edges) with inline 8-bit counters, a PC table and
 # comparison tracing. Every script that builds a Rust target takes them
 # from here, so the recipe is written once.

@@ -23,7 +23,7 @@ pub enum Root {
     Missing(PathBuf),
 }
 
-/// Reads the cache location the way DESIGN.md orders it, from the flag and
+/// Reads the cache location the way ARCHITECTURE.md orders it, from the flag and
 /// this process's environment, and vets it. `dry_run` writes nothing, not
 /// even the tag of an untagged cache.
 pub fn locate(flag: Option<&Path>, dry_run: bool) -> Result<Root, CliError> {

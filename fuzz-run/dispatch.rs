@@ -285,7 +285,7 @@ impl State {
     /// How long worker `w`, which has run `execs` executions, may go
     /// without progress before it counts as hung (zero: no limit, as
     /// `-timeout 0` says). Its start and warm-up pay for the target's lazy
-    /// initialisation (DESIGN.md: max(60 s, 10 × -timeout)), and so does
+    /// initialisation (ARCHITECTURE.md: max(60 s, 10 × -timeout)), and so does
     /// its first input when the warm-up failed; after that every input
     /// gets -timeout. A worker that runs its own forked children under
     /// -timeout (re-running or minimizing a failure) gets room for its own

@@ -59,7 +59,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// -1 rejects the input; a typed target fails with anything but 0; a
-    /// libFuzzer entry's other return values all pass (DESIGN.md, Targets).
+    /// libFuzzer entry's other return values all pass (ARCHITECTURE.md, Targets).
     pub fn of(kind: TargetKind, ret: i32) -> Verdict {
         match (ret, kind) {
             (-1, _) => Verdict::Rejected,

@@ -134,7 +134,7 @@ pub fn describe(path: &Path, only: Option<&str>) -> Result<Vec<Described>, Strin
 }
 
 /// How long a child may take to load the library and run a fuzz test's
-/// set-up: the warm-up allowance DESIGN.md gives a first execution.
+/// set-up: the warm-up allowance ARCHITECTURE.md gives a first execution.
 const SET_UP: Duration = Duration::from_secs(60);
 
 /// Runs `job` on the library at `path` in a forked child and returns what

@@ -361,7 +361,7 @@ impl Library {
             return crate::golib::TARGET;
         };
         // SAFETY: the symbol was found as an exported function of this
-        // library, with the prototype DESIGN.md requires of targets.
+        // library, with the prototype ARCHITECTURE.md requires of targets.
         unsafe {
             *lib.get::<TargetFn>(target.symbol.as_bytes())
                 .expect("target symbol present at inspection")

@@ -12,7 +12,7 @@
 //! The child first runs the warm-up (the empty input, or the zero values),
 //! saying `W` when it is done, so that the target's lazy initialisation is
 //! paid for before any input counts: the warm-up gets the allowance
-//! DESIGN.md gives (max(60 s, 10 × -timeout)), every input -timeout. A
+//! ARCHITECTURE.md gives (max(60 s, 10 × -timeout)), every input -timeout. A
 //! warm-up that crashes or hangs is skipped in the next child, whose first
 //! input then gets the allowance. The child says `S <i> <stderr offset>`
 //! before input i and `D <i> <return value> <features> <fingerprint>`
@@ -222,7 +222,7 @@ fn spawn<'a>(
     warm_up: bool,
 ) -> Result<Child<'a>, String> {
     let (read_end, write_end) = pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
-    // SAFETY: the worker has no other threads here (DESIGN.md: fork before
+    // SAFETY: the worker has no other threads here (ARCHITECTURE.md: fork before
     // starting any thread); the child only runs the target loop and exits
     // with _exit, never returning into the parent's code.
     match unsafe { crate::children::fork() } {

@@ -2,7 +2,7 @@
 //! typed-argument encoding that both a target and the worker use.
 //!
 //! A Go-style typed target `int FuzzName(const uint8_t *args, size_t len)`
-//! receives its arguments packed in order (see DESIGN.md, "Targets"):
+//! receives its arguments packed in order (see ARCHITECTURE.md, "Targets"):
 //! fixed-width numbers little-endian, `bool` as one byte, `string` and
 //! `[]byte` as a 4-byte little-endian length and then the bytes. This crate
 //! has no dependencies so that a target can link it at no cost, and so that

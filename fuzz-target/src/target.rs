@@ -3,8 +3,8 @@
 //!
 //! A typed target is an exported C function `int FuzzName(const uint8_t
 //! *args, size_t len)` plus an exported NUL-terminated data symbol
-//! `FuzzName_args` naming its Go argument types (DESIGN.md, "Targets inside
-//! one library"). The macros here write both from a typed closure, so a
+//! `FuzzName_args` naming its Go argument types (ARCHITECTURE.md,
+//! "Targets"). The macros here write both from a typed closure, so a
 //! target author never touches the packed encoding:
 //!
 //! ```

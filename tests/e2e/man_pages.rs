@@ -323,8 +323,8 @@ fn check_command_lines(code: &[String], cmds: &[(String, clap::Command)]) -> Vec
 }
 
 /// issue 22: `--sanitizer-runtime` in fuzz-worker(1), `-sanitizer-runtime`
-/// in its help. Every flag in the man pages, every -help, README.md and
-/// examples/README.md is spelled `-name` as clap defines it, and every
+/// in its help. Every flag in the man pages, every -help, README.md,
+/// ARCHITECTURE.md and examples/README.md is spelled `-name` as clap defines it, and every
 /// command line shown uses flags its tool has.
 #[test]
 fn every_flag_is_spelled_as_defined_everywhere() {
@@ -352,6 +352,8 @@ fn every_flag_is_spelled_as_defined_everywhere() {
         .filter(|p| !p.contains("every spelling"))
         .collect();
     texts.push(("README.md".to_string(), readme.join("\n\n")));
+    let design = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    texts.push(("ARCHITECTURE.md".to_string(), design));
     let mut wrong = Vec::new();
     for (what, text) in &texts {
         for long in &all {
@@ -369,7 +371,7 @@ fn every_flag_is_spelled_as_defined_everywhere() {
             wrong.push(format!("{tool}(1): {w}"));
         }
     }
-    for doc in ["README.md", "examples/README.md"] {
+    for doc in ["README.md", "ARCHITECTURE.md", "examples/README.md"] {
         let text = std::fs::read_to_string(root().join(doc)).unwrap();
         for w in check_command_lines(&code_of_markdown(&text), &cmds) {
             wrong.push(format!("{doc}: {w}"));

@@ -2,7 +2,7 @@
 //! (examples/build.sh, built once per test run), libraries the tests build
 //! with gcc, and files that are not target libraries at all.
 //!
-//! Tests marked `BUG` expect what DESIGN.md asks for and fuzz-worker does
+//! Tests marked `BUG` expect what ARCHITECTURE.md asks for and fuzz-worker does
 //! not do yet; `EXAMPLES BUG` marks a fault in examples/, not in the worker.
 
 use crate::common::*;
@@ -265,7 +265,7 @@ fn c_asan_heap_overflow_is_a_sanitizer_crash() {
 
 /// BUG: `run` keeps only the last 60 lines of a report, so an ASan report
 /// loses its head: the `ERROR: AddressSanitizer:` line, `WRITE of size 1`
-/// and the faulting frames. DESIGN.md: a sanitizer report is "shown in
+/// and the faulting frames. ARCHITECTURE.md: a sanitizer report is "shown in
 /// full".
 #[test]
 fn asan_report_is_shown_in_full() {
@@ -586,8 +586,8 @@ fn target_output_never_becomes_a_result_line() {
 
 /// BUG: the child's stdout and stderr go to one capture file, so what a
 /// typed target prints on stdout becomes (the first line of) its failure
-/// message. DESIGN.md: "the failure's message is what the target wrote to
-/// stderr during that execution".
+/// message. ARCHITECTURE.md: "the failure's message is what the target wrote to
+/// stderr in that call".
 #[test]
 fn failure_message_is_what_the_target_wrote_to_stderr() {
     let dir = tempdir();
@@ -776,7 +776,7 @@ fn list_libfuzzer_library_is_named_after_its_file() {
             "coverage": true,
         })]
     );
-    // DESIGN.md: without a leading `lib`, without `.so` and what follows.
+    // ARCHITECTURE.md: without a leading `lib`, without `.so` and what follows.
     for name in ["libpng_read.so.1", "png_read.so"] {
         std::fs::copy(&lib, d.join(name)).unwrap();
         assert_eq!(list(d, name), ["png_read\t[]byte"], "{name}");
@@ -928,7 +928,8 @@ fn bad_targets_and_inputs_are_one_line_exit_2() {
 
 // ---------------------------------------------------------------- exports
 
-/// DESIGN.md's list of what fuzz-worker exports, kept here on purpose: the
+/// The SanitizerCoverage callbacks ARCHITECTURE.md ("Targets") says fuzz-worker
+/// provides, listed here on purpose: the
 /// test fails when the executable drops one.
 const EXPORTS: [&str; 31] = [
     "__sanitizer_cov_8bit_counters_init",

@@ -392,7 +392,7 @@ pub struct Session {
 
 /// What a worker's warm-up (loading, initialisation and the run of the
 /// empty input) may take: max(60 s, 10 × the time limit of an input), as
-/// DESIGN.md says. No limit (0) stays no limit.
+/// ARCHITECTURE.md says. No limit (0) stays no limit.
 pub fn warm_up_allowance(timeout: Duration) -> Duration {
     if timeout.is_zero() {
         return Duration::ZERO;
