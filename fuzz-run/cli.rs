@@ -533,7 +533,8 @@ progress, every 3 s (execs, execs_per_sec, new_interesting, total, coverage); ne
 size: the bytes of its []byte and string arguments, file_size: the v1 file's, new_features,
 coverage); failure (kind, message, report, path: the crasher written or null for a failing seed
 or one that could not be written, site: the crash site, seed_entry, reproducible: whether it failed
-again when run once more, null when it was not run again; and when the crasher could not be
+again when run once more, null when it was not run again, minimization_cut_short: true when the
+run stopped while it was minimized (the input is not minimal); and when the crasher could not be
 written: write_error, input: the v1 text when at most 1 MiB, input_size, input_sha256, kept_at:
 where it was written instead, <cache>/<library id>/crashers/<Target>/ or else a new directory of the
 system's temporary one, null when nowhere); end (execs,

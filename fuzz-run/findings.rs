@@ -24,6 +24,11 @@ const NOT_AGAIN: &str =
      ran before it in the same process (a leak, state left behind) or on something outside \
      the target (a signal from another process, the kernel's OOM killer).";
 
+/// What a report says of a failure whose minimization the run's stop cut
+/// short.
+const CUT_SHORT: &str = "Its minimization was cut short when the run stopped: the input is as \
+     small as minimizing had made it, not minimal.";
+
 /// The largest input a report carries as text when it could not be
 /// written; a larger one is named by its size and digest.
 const INLINE_MAX: usize = 1 << 20;
@@ -175,6 +180,9 @@ impl Places {
         if f.reproducible == Some(false) {
             details.push(NOT_AGAIN);
         }
+        if f.cut_short {
+            details.push(CUT_SHORT);
+        }
         details.extend(lines);
         details.extend(f.report.lines());
         let (written, unwritten) = match f.seed_entry {
@@ -191,6 +199,7 @@ impl Places {
             "event": "failure", "kind": kind, "message": message,
             "report": f.report, "path": written, "site": f.site,
             "seed_entry": f.seed_entry, "reproducible": f.reproducible,
+            "minimization_cut_short": f.cut_short,
         });
         if let Some(u) = &unwritten {
             event["write_error"] = json!(u.error);

@@ -312,6 +312,9 @@ pub struct Finding {
     /// `None` when it was not run again (a seed, a hang, a site already
     /// seen).
     pub reproducible: Option<bool>,
+    /// Its minimization was cut short by the run's stop: `entry` is as
+    /// small as it got.
+    pub cut_short: bool,
 }
 
 /// What the event loop is to do.
@@ -526,6 +529,7 @@ impl State {
             site,
             found: None,
             reproducible: None,
+            cut_short: false,
         }
     }
 
@@ -535,13 +539,17 @@ impl State {
         let mut pending = Vec::new();
         for s in &mut self.slots {
             match std::mem::replace(&mut s.job, Job::Idle) {
-                Job::Reproduce(f) | Job::MinimizeFailure(f) | Job::ConfirmFailure(f) => {
-                    pending.push(f)
-                }
+                Job::Reproduce(f) | Job::ConfirmFailure(f) => pending.push((f, false)),
+                Job::MinimizeFailure(f) => pending.push((f, true)),
                 _ => {}
             }
         }
-        pending.into_iter().map(|f| f.finding(self)).collect()
+        (pending.into_iter())
+            .map(|(f, cut_short)| Finding {
+                cut_short,
+                ..f.finding(self)
+            })
+            .collect()
     }
 
     /// The inputs saved as their workers began to crash, whose deaths the
@@ -735,6 +743,11 @@ pub mod tests {
             "it replaces what was saved"
         );
         assert_eq!(pending[0].site, "SIGSEGV at libt.so+0x10");
+        assert!(pending[0].cut_short, "its minimization was cut short");
+        assert!(
+            !pending[1].cut_short,
+            "a confirmation is not a minimization"
+        );
         assert_eq!(pending[1].kind, FindingKind::Failure);
     }
 

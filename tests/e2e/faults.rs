@@ -657,6 +657,49 @@ fn keepfuzzing_keeps_one_crasher_per_bug() {
     }
 }
 
+/// Ctrl-C while a failure is minimized: the input is recorded as small as
+/// minimizing had made it, and the report says the minimization was cut
+/// short (it is not minimal).
+#[test]
+fn a_minimization_cut_short_by_ctrl_c_is_said() {
+    let w = Work::new();
+    // Every execution sleeps 5 ms; an input with an 'F' fails.
+    w.seed(
+        "FuzzSlowFail",
+        "seed",
+        format!("go test fuzz v1\n[]byte({:?})\n", "G".repeat(400)),
+    );
+    let run = w.start_fuzz(
+        misbehave(),
+        &[
+            "-fuzz",
+            "^FuzzSlowFail$",
+            "-parallel",
+            "1",
+            "-fuzztime",
+            "60s",
+        ],
+    );
+    let start = Instant::now();
+    while !std::fs::read_to_string(run.stderr_path())
+        .unwrap_or_default()
+        .contains("minimizing")
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no failure found"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let r = run.interrupt();
+    assert_eq!(r.code, 1, "a crasher saved\n{}", r.stderr);
+    let out = r.out();
+    assert!(out.contains("--- FAIL: FuzzSlowFail"), "{out}");
+    assert!(out.contains("minimization was cut short"), "{out}");
+    assert_eq!(w.crashers("FuzzSlowFail").len(), 1, "{out}");
+}
+
 /// Without -keepfuzzing, two workers on a target with several shallow
 /// bugs: the run stops at its first finding, and every crasher it leaves in
 /// testdata is one it reported and counted (a second worker's crash, saved
