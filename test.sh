@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs every check the project holds itself to: formatting, clippy with
-# warnings as errors, and the whole test suite (unit tests and the
-# end-to-end tests in tests/, which drive the real binaries, real
+# Runs every check the project holds itself to: formatting, clippy and
+# rustdoc with warnings as errors, and the whole test suite (unit tests and
+# the end-to-end tests in tests/, which drive the real binaries, real
 # compilers and a real Go toolchain).
 #
 # On a fresh machine it first installs what the tests need and is missing
@@ -73,4 +73,7 @@ command -v cargo >/dev/null || {
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+# The code's own documentation, private items too: a broken link or stray
+# HTML is an error.
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --document-private-items
 cargo test --workspace

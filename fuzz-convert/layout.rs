@@ -90,7 +90,7 @@ fn files_under(dir: &Path) -> usize {
 }
 
 /// How deep under SRC AFL's directories are looked for: SRC/queue,
-/// SRC/<instance>/queue (AFL++), SRC/<run>/<instance>/queue.
+/// `SRC/<instance>/queue` (AFL++), `SRC/<run>/<instance>/queue`.
 const AFL_DEPTH: usize = 3;
 
 /// Every `queue/`, `crashes/` and `hangs/` of AFL's at or under `src`: SRC

@@ -476,7 +476,7 @@ impl Coordinator {
     /// a site another instance recorded first is not recorded again here
     /// (under -keepfuzzing; without, this instance stops at its finding
     /// as always). Returns whether to record it; the crasher also goes to
-    /// DIR/crashers/<Target>/.
+    /// `DIR/crashers/<Target>/`.
     fn claim(&mut self, f: &Finding) -> bool {
         let Some(sync) = &self.sync else {
             return true;

@@ -6,7 +6,7 @@
 //! the workers, run every entry once for baseline coverage, then hand out
 //! entries round robin for the workers to mutate. A worker answers when an
 //! input reaches new coverage (minimized, written to the cache, queued) or
-//! fails (minimized, written to testdata/fuzz/<Target>/, reported). A
+//! fails (minimized, written to `testdata/fuzz/<Target>/`, reported). A
 //! worker that dies, hangs or blows its memory limit is a finding too: the
 //! input it was running is read from its shared memory. Progress goes to
 //! stderr every 3 s in Go's words; results to stdout, or as JSON events

@@ -2,7 +2,7 @@
 //!
 //! Grouped by concept, as Go's `internal/fuzz` is by file:
 //!
-//! - [`format`]: the "go test fuzz v1" corpus format, byte for byte as Go
+//! - [`format`](mod@format): the "go test fuzz v1" corpus format, byte for byte as Go
 //!   reads and writes it, and the values it holds;
 //! - [`store`]: where entries live on disk: corpus directories, the cache,
 //!   digest names, atomic writes;

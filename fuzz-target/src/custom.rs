@@ -456,7 +456,7 @@ macro_rules! custom_value {
 /// `data` holds the input; whatever it holds when the closure returns is the
 /// mutated input (cut to `max_size` bytes; empty means no input was made).
 /// Draw randomness from `seed` ([`Rng::new`](crate::custom::Rng::new)) or
-/// [`default_mutate`](crate::custom::default_mutate), never from elsewhere,
+/// [`default_mutate`], never from elsewhere,
 /// so a seeded run is reproducible. A panic aborts the process.
 #[macro_export]
 macro_rules! libfuzzer_custom_mutator {

@@ -2,8 +2,9 @@
 //! (examples/build.sh, built once per test run), libraries the tests build
 //! with gcc, and files that are not target libraries at all.
 //!
-//! Tests marked `BUG` expect what ARCHITECTURE.md asks for and fuzz-worker does
-//! not do yet; `EXAMPLES BUG` marks a fault in examples/, not in the worker.
+//! Tests whose comment says "once a bug" check a fault that was found and
+//! fixed (their failure messages say `BUG`: what has come back if they
+//! fail); `EXAMPLES BUG` marks a fault in examples/, not in the worker.
 
 use crate::common::*;
 use std::path::Path;
@@ -158,7 +159,7 @@ fn rust_typed_planted_bugs_fail_with_their_message() {
     }
 }
 
-/// BUG: Rust 1.95's panic hook starts its message with an empty line, and
+/// Once a bug, fixed: Rust 1.95's panic hook starts its message with an empty line, and
 /// `run` prints the first line of the failure as its message, so a panicking
 /// typed target is reported as a bare `failed: ` with the panic only in the
 /// indented report. The result line must carry a message.
@@ -263,7 +264,7 @@ fn c_asan_heap_overflow_is_a_sanitizer_crash() {
     assert_ok(&rep[1], "HBO on the fixed build");
 }
 
-/// BUG: `run` keeps only the last 60 lines of a report, so an ASan report
+/// Once a bug, fixed: `run` keeps only the last 60 lines of a report, so an ASan report
 /// loses its head: the `ERROR: AddressSanitizer:` line, `WRITE of size 1`
 /// and the faulting frames. ARCHITECTURE.md: a sanitizer report is "shown in
 /// full".
@@ -287,7 +288,7 @@ fn asan_report_is_shown_in_full() {
     }
 }
 
-/// EXAMPLES BUG: `known-inputs/c_asan` is `HBO`, which makes `malloc(0)`
+/// Once a bug of examples/, fixed: `known-inputs/c_asan` is `HBO`, which makes `malloc(0)`
 /// and writes its byte 0, but ASan's malloc(0) hands out one usable byte,
 /// so nothing is reported. The known input must trigger the planted bug.
 #[test]
@@ -584,7 +585,7 @@ fn target_output_never_becomes_a_result_line() {
         .all(|r| r.outcome.starts_with("failed: bad input")));
 }
 
-/// BUG: the child's stdout and stderr go to one capture file, so what a
+/// Once a bug, fixed: the child's stdout and stderr go to one capture file, so what a
 /// typed target prints on stdout becomes (the first line of) its failure
 /// message. ARCHITECTURE.md: "the failure's message is what the target wrote to
 /// stderr in that call".

@@ -40,7 +40,7 @@ const WINDOW: usize = 32;
 
 /// The words of x86-64 machine code `code` (deduplicated, in the order
 /// found). One pass, keeping only the 8-byte immediates of the last
-/// [`WINDOW`] bytes: libraries of any size.
+/// `WINDOW` bytes: libraries of any size.
 pub fn words(code: &[u8]) -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = Vec::new();
     let mut seen: std::collections::HashSet<Vec<u8>> = std::collections::HashSet::new();

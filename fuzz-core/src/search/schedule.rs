@@ -60,12 +60,12 @@ const FRESH_PICKS: u32 = 64;
 pub struct Weights {
     /// Divide by 1 + √(size / 64): smaller entries weigh more.
     pub size: bool,
-    /// Weigh an entry [`FRESH_BONUS`] times until it has been picked
-    /// [`FRESH_PICKS`] times.
+    /// Weigh an entry `FRESH_BONUS` times until it has been picked
+    /// `FRESH_PICKS` times.
     pub fresh: bool,
     /// Pick an entry added while this is on before any draw, the oldest
     /// first, while it is favoured and until it has been picked
-    /// [`FRESH_PICKS`] times.
+    /// `FRESH_PICKS` times.
     pub first: bool,
     /// Favour the winners a greedy cover of the edges takes (walking the
     /// entries in order, each edge not yet covered takes its winner and

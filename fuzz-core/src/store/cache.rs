@@ -246,7 +246,7 @@ fn library_stem(path: &Path) -> &[u8] {
     }
 }
 
-/// A library's name ([`library_stem`]) for people: a byte that is not
+/// A library's name (`library_stem`) for people: a byte that is not
 /// UTF-8 shows as U+FFFD. A name that must stay exact uses
 /// [`target_name`] (which refuses such a name) or [`library_id`] (which
 /// keeps the bytes).
@@ -255,7 +255,7 @@ pub fn library_name(path: &Path) -> String {
 }
 
 /// The name of a library's libFuzzer target, which is the library's name
-/// ([`library_stem`]). A file name that is not UTF-8 is refused: a target
+/// (`library_stem`). A file name that is not UTF-8 is refused: a target
 /// name is a directory name in testdata/fuzz/, a `-run` pattern and a word
 /// of a re-run command, and U+FFFD in its place would name another.
 pub fn target_name(path: &Path) -> Result<String> {
