@@ -468,3 +468,89 @@ fn a_crash_found_while_the_directory_is_full_is_recorded_by_the_next_instance() 
         .count();
     assert_eq!(sites, 1);
 }
+
+/// Two instances on one machine, no scheduler: what the first publishes
+/// while fuzzing, the second imports (and keeps in its own cache where it
+/// adds coverage there), and does not publish again. The control is the
+/// same second run without -sync.
+#[test]
+fn one_instance_imports_what_another_published() {
+    let lib = example_lib("libc_parse_gcc_fixed.so");
+    let d = tempdir();
+    let shared = d.path().join("shared");
+    let shared_arg = shared.to_str().unwrap().to_string();
+    let fuzz = |name: &str, time: &str, sync: bool| -> Vec<String> {
+        let dir = d.path().join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let cache = dir.join("cache").display().to_string();
+        let mut args = vec![
+            "-fuzz",
+            "c_parse",
+            "-fuzztime",
+            time,
+            "-parallel",
+            "1",
+            "-seed",
+            "7",
+            "-fuzzcachedir",
+            &cache,
+        ];
+        if sync {
+            args.extend([
+                "-sync",
+                &shared_arg,
+                "-sync_id",
+                name,
+                "-sync_interval",
+                "1s",
+            ]);
+        }
+        args.push(&lib);
+        run_in(&dir, "fuzz-run", &args).expect(0);
+        (walkdir(&dir.join("cache")).into_iter())
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect()
+    };
+    let index = |id: &str| {
+        std::fs::read_to_string(shared.join(".sync/instances").join(id).join("index"))
+            .unwrap_or_default()
+    };
+    fuzz("a", "3s", true);
+    let published: Vec<String> = index("a")
+        .lines()
+        .map(|l| l.split_once('\t').expect("a whole line").1.to_string())
+        .collect();
+    assert!(published.len() > 5, "a published {published:?}");
+    let of_a = |cached: &[String]| -> Vec<String> {
+        (published.iter())
+            .filter(|n| cached.contains(n))
+            .cloned()
+            .collect()
+    };
+    // The same few executions of b's own, with and without a's entries.
+    let alone = of_a(&fuzz("control", "300x", false));
+    let imported = of_a(&fuzz("b", "300x", true));
+    eprintln!(
+        "of a's {} entries, b holds {} with -sync and {} without",
+        published.len(),
+        imported.len(),
+        alone.len()
+    );
+    assert!(
+        imported.len() >= alone.len() + 3,
+        "b holds {} of a's entries with -sync, {} without: {imported:?}",
+        imported.len(),
+        alone.len()
+    );
+    let b_index = index("b");
+    let again: Vec<&str> = (b_index.lines())
+        .filter_map(|l| l.split_once('\t').map(|(_, n)| n))
+        .filter(|n| imported.iter().any(|i| i == n))
+        .collect();
+    assert!(again.is_empty(), "published again: {again:?}");
+}
+
+/// Every regular file below `top`.
+fn walkdir(top: &Path) -> Vec<PathBuf> {
+    walk(top).into_iter().filter(|p| p.is_file()).collect()
+}
