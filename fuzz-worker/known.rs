@@ -179,7 +179,7 @@ fn stack_here(ips: &mut [usize; 64]) -> usize {
 pub fn fingerprint_here(signal: i32) -> u64 {
     let mut ips = [0usize; 64];
     let n = stack_here(&mut ips);
-    let (mut hash, _) = fingerprint_of(signal, &ips[..n], true, &own);
+    let (mut hash, _) = fingerprint_of(signal, &ips[..n], true, &own, MODULE.get());
     // A Rust panic aborts after unwinding to the boundary of the target's
     // entry: its stack no longer tells panics apart, its location does.
     let mut tail = [0u8; 4096];
@@ -234,7 +234,7 @@ pub fn fingerprint_of_call(what: i32) -> Option<u64> {
     if *caller < m.lo || *caller >= m.hi {
         return None;
     }
-    match fingerprint_of(what, ips, false, &own) {
+    match fingerprint_of(what, ips, false, &own, Some(m)) {
         (_, 0) => None,
         (hash, _) => Some(hash),
     }
@@ -249,6 +249,7 @@ fn fingerprint_of(
     ips: &[usize],
     trampoline: bool,
     own: &dyn Fn(usize) -> bool,
+    module: Option<&Module>,
 ) -> (u64, usize) {
     let lead = ips.iter().take_while(|&&ip| own(ip)).count();
     let mut i = if lead > 0 && trampoline {
@@ -267,7 +268,7 @@ fn fingerprint_of(
         }
     };
     mix(signal as u64);
-    let Some(m) = MODULE.get() else {
+    let Some(m) = module else {
         return (hash, 0);
     };
     let mut taken = 0;
@@ -352,22 +353,56 @@ pub fn survive_if_known(signal: i32, fingerprint: u64, reinstall: fn()) {
 mod tests {
     use super::*;
 
+    /// A target library mapped at 0x1000..0x5000 (base 0x1000) whose
+    /// runtime is the function at offsets 0x800..0x900; the worker's own
+    /// code at 0x9000 and up; libc anywhere else.
+    fn module() -> Module {
+        Module {
+            lo: 0x1000,
+            hi: 0x5000,
+            base: 0x1000,
+            runtime: vec![(0x800, 0x900)],
+            own: (0x9000, 0xa000),
+        }
+    }
+
     #[test]
     fn fingerprints_pass_over_our_frames_and_count_three_of_the_target_s() {
-        // Without a module every stack gives its signal alone.
-        let own = |ip: usize| ip >= 0x9000;
-        let a = fingerprint_of(
+        let m = module();
+        let own = |ip: usize| (0x9000..0xa000).contains(&ip);
+        let fp = |signal, ips: &[usize], trampoline| {
+            fingerprint_of(signal, ips, trampoline, &own, Some(&m))
+        };
+        // The handler's frames (ours), the signal trampoline (libc), then
+        // the target's frames, then the executor (ours again).
+        let (a, taken) = fp(
             11,
-            &[0x9001, 0x9002, 0x7000, 0x100, 0x200, 0x9003],
+            &[0x9001, 0x9002, 0x7000, 0x1100, 0x1200, 0x1300, 0x9003],
             true,
-            &own,
-        )
-        .0;
-        let b = fingerprint_of(11, &[0x9001, 0x7000, 0x300, 0x9003], true, &own).0;
-        let c = fingerprint_of(6, &[0x9001, 0x7000, 0x300, 0x9003], true, &own).0;
-        if MODULE.get().is_none() {
-            assert_eq!(a, b);
-        }
-        assert_ne!(b, c, "the signal counts");
+        );
+        assert_eq!(taken, 3);
+        // A fourth frame of the target's does not count; neither does its
+        // runtime (0x1850 is at offset 0x850) nor libc between them.
+        let (b, _) = fp(
+            11,
+            &[
+                0x9001, 0x7000, 0x1100, 0x1850, 0x6000, 0x1200, 0x1300, 0x1400, 0x9003,
+            ],
+            true,
+        );
+        assert_eq!(a, b, "the same three frames of the target's");
+        // Another frame, another site; another signal, another site.
+        let (c, _) = fp(11, &[0x9001, 0x7000, 0x1100, 0x1200, 0x1304, 0x9003], true);
+        assert_ne!(a, c);
+        let (d, _) = fp(6, &[0x9001, 0x7000, 0x1100, 0x1200, 0x1300, 0x9003], true);
+        assert_ne!(a, d, "the signal counts");
+        // Outside a handler (a call the target made: ends.rs) there is no
+        // trampoline to pass over: the first frame past ours is the target's.
+        let (e, taken) = fp(11, &[0x9001, 0x1100, 0x1200, 0x1300, 0x9003], false);
+        assert_eq!((e, taken), (a, 3));
+        // No frame of the target's: nothing taken, the signal alone.
+        let (f, taken) = fp(11, &[0x9001, 0x7000, 0x6000, 0x9003], true);
+        assert_eq!(taken, 0);
+        assert_eq!(f, fingerprint_of(11, &[], true, &own, None).0);
     }
 }
