@@ -82,14 +82,10 @@ enum Handle {
     Go,
 }
 
+/// `^Fuzz[A-Z0-9_][A-Za-z0-9_]*$`: the rule the `fuzz_target!` macro
+/// checks at compile time, defined once in fuzz-target.
 fn is_typed_name(name: &str) -> bool {
-    let b = name.as_bytes();
-    b.len() > 4
-        && name.starts_with("Fuzz")
-        && (b[4].is_ascii_uppercase() || b[4].is_ascii_digit() || b[4] == b'_')
-        && b[5..]
-            .iter()
-            .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    fuzz_target::target::valid_target_name(name)
 }
 
 /// Reads the ELF file and refuses what cannot be a target library.

@@ -163,11 +163,10 @@ pub fn is_library_id(name: &OsStr) -> bool {
     }
 }
 
-/// True for a name a target's directory can have: one path component that
-/// is not hidden.
+/// True for a name a target's directory can have (the one rule:
+/// [`crate::store::is_target_name`]).
 pub fn is_target_name(name: &OsStr) -> bool {
-    let b = name.as_encoded_bytes();
-    !b.is_empty() && b[0] != b'.' && !b.contains(&b'/')
+    crate::store::is_target_name(name)
 }
 
 /// True for a name a cache entry can have: a digest name, or the

@@ -156,15 +156,11 @@ pub fn is_instance_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
-/// True for a target name the directory can hold: one path component,
-/// not hidden, not `crashers`, and no tab or newline (the index's
-/// separators).
+/// True for a target name the directory can hold: a target's directory
+/// name anywhere ([`crate::store::is_target_name`]), and not `crashers`,
+/// which is the fleet's crashers' directory here.
 pub fn is_target_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 255
-        && !name.starts_with('.')
-        && name != CRASHERS
-        && !name.contains(['/', '\t', '\n', '\0'])
+    crate::store::is_target_name(name.as_ref()) && name != CRASHERS
 }
 
 /// The most an entry's file can be for entries of `max_len` bytes: the v1
