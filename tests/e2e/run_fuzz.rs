@@ -614,7 +614,9 @@ fn crash_sites_match_through_a_symlinked_library() {
     let bytes = bytes_of(&crasher);
     assert!(
         bytes.starts_with(b"TLVV") && bytes.len() >= 5 && bytes.len() == 5 + bytes[4] as usize,
-        "{bytes:?}"
+        "{bytes:?}\n{}\n{}",
+        r.out(),
+        r.stderr
     );
 }
 
