@@ -102,6 +102,7 @@ pub fn rebind() {
 /// <stack-overflow 0|1>`, when the target crashes. [`TIMEOUT_SIGNAL`]
 /// writes where the target's thread is, then ends the process.
 pub fn install(report_fd: RawFd) {
+    crate::ends::resolve();
     REPORT_FD.store(report_fd, Ordering::Relaxed);
     rebind();
     // SAFETY: plain libc calls on this thread's own attributes and a fresh

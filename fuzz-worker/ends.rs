@@ -44,6 +44,16 @@ fn next(name: &'static std::ffi::CStr, cache: &AtomicPtr<c_void>) -> *mut c_void
     f
 }
 
+/// Finds libc's three functions now, outside any signal handler: the crash
+/// handler's last act is `raise`, and `dlsym` is not async-signal-safe.
+/// Called where the crash handlers are installed (crash.rs), before a
+/// target runs; a forked child inherits what was found.
+pub fn resolve() {
+    next(c"exit", &EXIT);
+    next(c"raise", &RAISE);
+    next(c"kill", &KILL);
+}
+
 static EXIT: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
 static RAISE: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
 static KILL: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
