@@ -92,8 +92,14 @@ fn a_finding_over_a_mib_with_testdata_full_is_written_elsewhere_and_said() {
             "2s",
         ],
     );
+    let mut c = c;
+    let marker = format!("big-{}", std::process::id());
+    c.env("FUZZ_TEST_MARK", &marker);
     let r = on_a_full_disk(&c, "testdata", "true");
     assert_eq!(r.code, 1, "{}\n{}", r.out(), r.stderr);
+    let left = marked_processes(&format!("FUZZ_TEST_MARK={marker}"));
+    assert!(left.is_empty(), "processes left: {left:?}");
+    assert!(nothing_torn(&w).is_empty(), "unfinished writes left");
     let out = r.out();
     assert!(
         out.contains("Failing input could not be written to testdata/fuzz/FuzzBig: "),
@@ -709,20 +715,26 @@ fn every_crasher_written_is_reported_and_counted() {
     for run in 0..20 {
         let w = Work::new();
         w.seed("FuzzFourBugs", "seed", "go test fuzz v1\n[]byte(\"x\")\n");
-        let r = w.fuzz(
-            example_lib("libfaults.so"),
-            &[
-                "-fuzz",
-                "^FuzzFourBugs$",
-                "-fuzztime",
-                "30s",
-                "-parallel",
-                "2",
-                "-timeout",
-                "1s",
-            ],
-        );
+        let r = w
+            .start_fuzz(
+                example_lib("libfaults.so"),
+                &[
+                    "-fuzz",
+                    "^FuzzFourBugs$",
+                    "-fuzztime",
+                    "30s",
+                    "-parallel",
+                    "2",
+                    "-timeout",
+                    "1s",
+                ],
+            )
+            .wait_all();
         assert_eq!(r.code, 1, "run {run}: {}", r.stderr);
+        assert!(
+            nothing_torn(&w).is_empty(),
+            "run {run}: unfinished writes left"
+        );
         let files = w.crashers("FuzzFourBugs");
         let out = r.out();
         for f in &files {
