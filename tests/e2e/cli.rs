@@ -2,8 +2,6 @@
 //! one-line errors with exit 2, a broken pipe ending quietly with 0.
 
 use crate::common::*;
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
 
 #[test]
 fn every_tool_answers_help_and_version() {
@@ -139,40 +137,10 @@ fn broken_pipe_exits_0() {
         );
         std::fs::write(corpus.join(format!("e{i:05}")), body).unwrap();
     }
-    let mut child = cmd(dir.path(), "fuzz-corpus", &["list", "c"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    assert!(first.contains("e00000"));
+    let r = with_head_1(dir.path(), "fuzz-corpus", &["list", "c"]).expect(0);
+    assert!(r.out().contains("e00000"));
     // The reader is gone now; the tool must end quietly.
-    let r = Run::from(child.wait_with_output().unwrap()).expect(0);
     assert!(r.stderr.is_empty(), "{}", r.stderr);
-}
-
-/// Runs one of our tools with its stdout read for one line and then
-/// closed (`tool ... | head -1`); returns how it ended.
-fn with_head_1(dir: &std::path::Path, tool: &str, args: &[&str]) -> Run {
-    // stderr to a file: a pipe nobody reads while stdout is read would
-    // stop a tool that warns a lot.
-    let log = tempdir();
-    let err = log.path().join("stderr");
-    let mut child = cmd(dir, tool, args)
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&err).unwrap())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let mut r = Run::from(child.wait_with_output().unwrap());
-    r.stderr = std::fs::read_to_string(&err).unwrap();
-    r
 }
 
 #[test]

@@ -464,3 +464,42 @@ pub fn bytes_corpus(dir: &Path, name: &str, entries: &[(&str, &str)]) -> PathBuf
     }
     d
 }
+
+/// The JSON events of a `-json` run, one per stdout line, without the exit
+/// event that ends every such run (checked here: last, its code the run's
+/// exit code).
+pub fn json_events(r: &Run) -> Vec<serde_json::Value> {
+    let mut ev: Vec<serde_json::Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect();
+    let last = ev
+        .pop()
+        .unwrap_or_else(|| panic!("no events:\n{}", r.stderr));
+    assert_eq!(last["event"], "exit", "{last}");
+    assert_eq!(last["exit_code"], r.code, "{last}");
+    ev
+}
+
+/// Runs `tool args` in `dir` as `tool args | head -1` would: stdout read for
+/// one line, then closed. The run's stdout is that line; its stderr goes
+/// to a file (a pipe nobody reads while stdout is read would stop a tool
+/// that warns a lot).
+pub fn with_head_1(dir: &Path, tool: &str, args: &[&str]) -> Run {
+    use std::io::{BufRead, BufReader};
+    let log = tempdir();
+    let err = log.path().join("stderr");
+    let mut child = cmd(dir, tool, args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    let _ = BufReader::new(child.stdout.take().unwrap()).read_line(&mut first);
+    let mut r = Run::from(child.wait_with_output().unwrap());
+    r.stdout = first.into_bytes();
+    r.stderr = std::fs::read_to_string(&err).unwrap();
+    r
+}

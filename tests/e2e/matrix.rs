@@ -7,26 +7,7 @@
 //! `every_phase_stops_within_a_second_of_a_signal`.)
 
 use crate::common::*;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::Stdio;
-
-/// Runs `tool args` in `dir` with stdout read for one line and closed.
-fn head_1(dir: &Path, tool: &str, args: &[&str]) -> Run {
-    let log = tempdir();
-    let err = log.path().join("stderr");
-    let mut child = cmd(dir, tool, args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&err).unwrap())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    let _ = BufReader::new(child.stdout.take().unwrap()).read_line(&mut first);
-    let mut r = Run::from(child.wait_with_output().unwrap());
-    r.stderr = std::fs::read_to_string(&err).unwrap();
-    r
-}
 
 /// A fresh work directory: two corpora of many entries (one with a
 /// malformed file), a failing and a passing input of libmisbehave's
@@ -100,7 +81,7 @@ fn every_tool_exits_with_its_verdict_pipe_or_no_pipe() {
         let r = run_in(read.path(), tool, args);
         assert_eq!(r.code, *code, "{tool} {args:?}\n{}\n{}", r.out(), r.stderr);
         let closed = work();
-        let c = head_1(closed.path(), tool, args);
+        let c = with_head_1(closed.path(), tool, args);
         assert_eq!(c.code, *code, "{tool} {args:?} | head -1\n{}", c.stderr);
         // What was written is the same: work is done whole.
         let written = |d: &Path| {

@@ -8,7 +8,6 @@ use crate::common::*;
 use crate::work::Work;
 use fuzz_core::format::codec::decode;
 use fuzz_core::Value;
-use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -238,21 +237,6 @@ fn a_failing_seed_stops_the_run_unless_keepfuzzing() {
     assert_eq!(&bytes_of(&crashers[0])[..2], b"B2");
 }
 
-fn events(r: &Run) -> Vec<Json> {
-    let mut ev: Vec<Json> = r
-        .out()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect();
-    // Every -json run ends with one exit event, its code the exit code.
-    let last = ev
-        .pop()
-        .unwrap_or_else(|| panic!("no events:\n{}", r.stderr));
-    assert_eq!(last["event"], "exit", "{last}");
-    assert_eq!(last["exit_code"], r.code, "{last}");
-    ev
-}
-
 #[test]
 fn second_run_starts_from_the_cache() {
     let w = Work::new();
@@ -271,11 +255,11 @@ fn second_run_starts_from_the_cache() {
         "40000x",
     ];
     let first = w.fuzz(&lib, &args).expect(0);
-    let ev = events(&first);
+    let ev = json_events(&first);
     let end = ev.iter().find(|e| e["event"] == "end").unwrap();
     assert!(end["new_interesting"].as_u64().unwrap() > 3, "{end}");
     let second = w.fuzz(&lib, &args).expect(0);
-    let ev2 = events(&second);
+    let ev2 = json_events(&second);
     let base = ev2.iter().find(|e| e["event"] == "baseline").unwrap();
     assert_eq!(
         base["entries"].as_u64().unwrap(),
@@ -322,7 +306,7 @@ fn a_seed_and_one_worker_make_a_reproducible_run() {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        let end = events(&r)
+        let end = json_events(&r)
             .into_iter()
             .find(|e| e["event"] == "end")
             .unwrap();
@@ -349,7 +333,7 @@ fn json_events_follow_the_schema() {
         ],
     );
     assert_eq!(r.code, 1);
-    let ev = events(&r);
+    let ev = json_events(&r);
     let kinds: Vec<&str> = ev.iter().map(|e| e["event"].as_str().unwrap()).collect();
     assert_eq!(kinds.first(), Some(&"start"));
     assert_eq!(kinds.last(), Some(&"end"));
@@ -637,7 +621,7 @@ fn a_count_is_exact_with_several_workers() {
         ];
         args.extend_from_slice(extra);
         let r = w.fuzz(example("librust_typed_fixed.so"), &args).expect(0);
-        let end = events(&r)
+        let end = json_events(&r)
             .into_iter()
             .find(|e| e["event"] == "end")
             .unwrap();

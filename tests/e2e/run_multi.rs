@@ -9,21 +9,6 @@ use crate::work::Work;
 use serde_json::Value as Json;
 use std::time::{Duration, Instant};
 
-fn events(r: &Run) -> Vec<Json> {
-    let mut ev: Vec<Json> = r
-        .out()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect();
-    // Every -json run ends with one exit event, its code the exit code.
-    let last = ev
-        .pop()
-        .unwrap_or_else(|| panic!("no events:\n{}", r.stderr));
-    assert_eq!(last["event"], "exit", "{last}");
-    assert_eq!(last["exit_code"], r.code, "{last}");
-    ev
-}
-
 /// The events of one target, in order.
 fn of<'a>(ev: &'a [Json], target: &str) -> Vec<&'a Json> {
     ev.iter().filter(|e| e["target"] == target).collect()
@@ -181,7 +166,7 @@ fn json_events_name_their_target() {
         ],
     );
     assert_eq!(r.code, 1, "{}", r.stderr);
-    let ev = events(&r);
+    let ev = json_events(&r);
     for e in &ev {
         assert!(
             e["target"] == "FuzzFail" || e["target"] == "FuzzOk",
@@ -250,7 +235,7 @@ fn a_count_is_per_target_and_each_run_is_its_own() {
     };
     let both = Work::new();
     let r = both.fuzz(&lib, &args("^Fuzz(Record|Flags)$")).expect(0);
-    let ev = events(&r);
+    let ev = json_events(&r);
     for target in ["FuzzFlags", "FuzzRecord"] {
         let end = *of(&ev, target).last().unwrap();
         assert_eq!(end["event"], "end");
@@ -264,7 +249,7 @@ fn a_count_is_per_target_and_each_run_is_its_own() {
     }
     let alone = Work::new();
     let r = alone.fuzz(&lib, &args("^FuzzRecord$")).expect(0);
-    let end = events(&r)
+    let end = json_events(&r)
         .into_iter()
         .find(|e| e["event"] == "end")
         .unwrap();
@@ -301,7 +286,7 @@ fn ctrl_c_with_several_targets_stops_every_one_cleanly() {
     let r = fuzzing.interrupt().expect(0);
     // Both targets end, interrupted: the one whose turn it was, and the
     // one still waiting for its first.
-    let ev = events(&r);
+    let ev = json_events(&r);
     for target in ["FuzzFlags", "FuzzRecord"] {
         let end = *of(&ev, target).last().unwrap();
         assert_eq!(end["event"], "end", "{target}");
@@ -347,7 +332,7 @@ fn one_target_runs_as_go_runs_it() {
             &["-fuzz", "Flags", "-fuzztime", "500x", "-json"],
         )
         .expect(0);
-    let ev = events(&r);
+    let ev = json_events(&r);
     assert!(!ev.iter().any(|e| e["event"] == "turn"));
     assert!(ev.iter().all(|e| e["target"] == "FuzzFlags"), "{ev:?}");
     // And a pattern matching nothing is still misuse, naming the targets.
@@ -368,7 +353,7 @@ fn every_json_run_ends_with_one_exit_event_and_every_text_run_with_its_verdict()
     let lib = example_lib("libmisbehave.so");
     let r = w.fuzz(&lib, &["-fuzz", "^FuzzFail$", "-fuzztime", "2s", "-json"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
-    let ev = events(&r);
+    let ev = json_events(&r);
     assert_eq!(ev.last().unwrap()["event"], "failure", "{ev:?}");
     let r = w.fuzz(&lib, &["-fuzz", "^FuzzFail$", "-fuzztime", "2s"]);
     assert_eq!(r.code, 1);
