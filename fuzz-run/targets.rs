@@ -148,10 +148,8 @@ fn parse_list_line(line: &str) -> Result<TargetInfo, String> {
 /// other failure of the worker itself is not a finding in the target.
 pub fn worker_error(stderr: &[u8], status: std::process::ExitStatus) -> CliError {
     let text = String::from_utf8_lossy(stderr);
-    let last = (text.lines().rev().map(str::trim))
-        .find(|l| !l.is_empty() && !l.starts_with(fuzz_core::worker::crash::FINGERPRINT));
-    match last {
-        Some(line) => CliError::misuse(line.strip_prefix("fuzz-worker: ").unwrap_or(line)),
+    match fuzz_core::worker::crash::last_said(&text) {
+        Some(line) => CliError::misuse(line),
         None => CliError::misuse(format!("fuzz-worker failed ({status})")),
     }
 }

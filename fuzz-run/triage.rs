@@ -331,14 +331,7 @@ impl State {
         if !said_hello {
             // The library does not load, or its initialisation fails.
             let kind = death.kind.to_string();
-            let why = death
-                .report
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty() && !l.starts_with(crash::FINGERPRINT))
-                .unwrap_or(&kind)
-                .trim_start_matches("fuzz-worker: ")
-                .to_string();
+            let why = crash::last_said(&death.report).unwrap_or(&kind).to_string();
             return Err(why);
         }
         self.counts.execs += 1;

@@ -378,12 +378,17 @@ impl SyncDir {
     /// with the same id does not run them again.
     pub fn save_cursor(&self) -> Result<()> {
         let text = serde_json::to_vec(&self.cursor).expect("a cursor serializes");
+        self.replace_own("cursor", &text)
+    }
+
+    /// Replaces the file `name` of this instance's own directory, whole.
+    fn replace_own(&self, name: &str, bytes: &[u8]) -> Result<()> {
         self.dir
             .place(
                 &self.tmp(),
                 &[META, INSTANCES, &self.id],
-                "cursor",
-                &text,
+                name,
+                bytes,
                 false,
             )
             .map(|_| ())
@@ -457,15 +462,7 @@ impl SyncDir {
             ..status.clone()
         };
         let text = serde_json::to_vec(&status).expect("a status serializes");
-        self.dir
-            .place(
-                &self.tmp(),
-                &[META, INSTANCES, &self.id],
-                "status",
-                &text,
-                false,
-            )
-            .map(|_| ())
+        self.replace_own("status", &text)
     }
 }
 

@@ -101,6 +101,15 @@ impl fmt::Display for DeathKind {
     }
 }
 
+/// What a worker that did not start said last: its last line that is not
+/// empty and not a fingerprint, without the `fuzz-worker: ` of its own
+/// errors.
+pub fn last_said(report: &str) -> Option<&str> {
+    (report.lines().rev().map(str::trim))
+        .find(|l| !l.is_empty() && !l.starts_with(FINGERPRINT.trim_end()))
+        .map(|l| l.strip_prefix("fuzz-worker: ").unwrap_or(l))
+}
+
 /// True for a death that may be a stop rather than the input's: by SIGTERM,
 /// SIGINT or SIGHUP ([`DeathKind::by_a_stop_signal`]) that the process did
 /// not send itself. A worker's handler writes the crash header for a stop
@@ -455,6 +464,15 @@ pub fn cut_report(head: &[u8], cut: u64, tail: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_worker_s_last_words_pass_over_fingerprints() {
+        use super::last_said;
+        let report = "fuzz-worker: lib.so: cannot load\n==fuzz-worker== fingerprint: 1f\n\n";
+        assert_eq!(last_said(report), Some("lib.so: cannot load"));
+        assert_eq!(last_said("  exit 7 \n"), Some("exit 7"));
+        assert_eq!(last_said("==fuzz-worker== fingerprint: 2a\n"), None);
+    }
+
     #[test]
     fn go_failure_sites() {
         use super::{failure_site, go_location};
