@@ -110,7 +110,16 @@ pub enum Command {
         /// function and line, instead of the listing.
         #[arg(long = "diff", value_name = "OLD")]
         diff: Option<PathBuf>,
-        /// Corpus directories or single files; - reads standard input.
+        /// Replay only the DIRs given: without it, a DIR that is testdata/fuzz/<Target> brings
+        /// the target's generated corpus in the cache too, as go test -coverprofile replays both.
+        #[arg(long = "seeds_only")]
+        seeds_only: bool,
+        /// The corpus cache's root, where the generated corpus is (default: $FUZZCACHE, else
+        /// $XDG_CACHE_HOME/fuzz, else ~/.cache/fuzz).
+        #[arg(long = "fuzzcachedir", value_name = "DIR")]
+        fuzzcachedir: Option<PathBuf>,
+        /// Corpus directories or single files; - reads standard input. A file in a directory that
+        /// is not a corpus file (a README, a .gitkeep) is skipped with a warning.
         #[arg(value_name = "DIR", required = true)]
         dirs: Vec<PathBuf>,
     },
@@ -209,22 +218,27 @@ by the addresses of its blocks; a function without debug information shows its b
 and marks. The page is written atomically once the report is complete; -html - writes the page to
 stdout instead of the listing.
 
-Lines. A block is placed on the line where it starts, from the library's DWARF line table (-g), as
-libFuzzer's -print_coverage does: the PC table says where blocks start, not where they end, and
-SanitizerCoverage does not count a block whose run other blocks' counts imply (one that joins two
-branches, one that only leads to counted blocks), so the code after a block start need not be that
-block's. A line is covered when every block that starts on it ran, partly covered when some did,
-not reached when none did; its count is the number of entries that ran one of those blocks (so an
-if whose branch block starts on its line counts the entries that took the branch). A line that
-holds code but starts no block is marked covered when every block of its function ran and not
-reached when none did; otherwise it shows a dot and no count: its code runs as part of blocks that
-start on other lines. Code inlined into a function is placed at the line of the call.
+Lines. On x86-64, a function's machine code is decoded into its control-flow graph, every
+instruction placed on its line by the library's DWARF line table (-g), and what each entry ran is
+carried from the counted blocks to the uncounted ones (SanitizerCoverage does not count a block
+whose run other counts imply, and a branch made a conditional move has no block): a block that
+always leads to one that ran, the only way into one that ran, the other side of a branch whose one
+side never ran. A line is covered when code of it ran and none of it never did, partly covered
+when some of its code ran and some never did (a condition whose second half was never tested, a
+loop never repeated), not reached when none ran, and shows a dot where the counts around its code
+do not tell; its count is the number of entries that ran any of its code. Code inlined into a
+function is placed on the inlined function's own lines, its copies summed. The page names a
+line's conditional moves, whose two sides no count tells apart. Elsewhere, or without the
+function's extent, a line is marked by the blocks that start on it, as libFuzzer's
+-print_coverage does, and code inlined into a function is placed at the line of the call. Where
+the compiler decided a test on the paths taken, or moved it to the line above (-O2), a line that
+ran in source terms can show no code run.
 
 -lines FUNC prints, instead of the listing, the function FUNC (every function of that name; else
 those whose name ends in ::FUNC; several are separated by a blank line): a header, FUNC FILE:LINE:
 C/N blocks (P%), reached by E entries, then each line from its first with code to its last as
 NUMBER MARK COUNT | TEXT, where MARK is > (covered), ~ (partly covered), ! (not reached), . (code
-whose blocks start on other lines) or blank (no code), and TEXT is the source line's bytes as the
+the counts do not tell of) or blank (no code), and TEXT is the source line's bytes as the
 file has them. Lines of another file (code included from a header) follow under in FILE:. A
 source file that cannot be read is warned of on stderr once, and its lines with code show the
 addresses of their blocks instead of text; blocks without a line are listed by address at the end.

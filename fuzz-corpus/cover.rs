@@ -39,6 +39,9 @@ pub struct Options<'a> {
     /// `-diff OLD`: print what the corpus reaches that OLD does not, and
     /// the reverse, instead of the listing.
     pub diff: Option<&'a Path>,
+    /// `-seeds_only`: not the generated corpus a seed directory brings.
+    pub seeds_only: bool,
+    pub fuzzcachedir: Option<&'a Path>,
     pub dirs: &'a [PathBuf],
 }
 
@@ -113,7 +116,7 @@ pub fn run(o: &Options) -> Result<Status, CliError> {
         corpus: o.dirs.iter().map(|d| fuzz_core::error::shown(d)).collect(),
         entries: p.entries.len(),
         skipped: hits.skipped,
-        functions: functions(&p, &hits),
+        functions: functions(&p, &places, &hits),
         files: p.layout.files.clone(),
     };
     output(o, &p, &report, old_hits.as_ref())?;
@@ -146,7 +149,24 @@ fn summary(r: &Report, old: Option<(&Vec<Entry>, &Hits)>, took: Duration) -> Str
 /// -diff's), the output's directory, the library's PC table, names and
 /// lines, and -lines' function.
 fn prepare(o: &Options) -> Result<Prepared, CliError> {
-    let entries = read_entries(o.dirs)?;
+    let mut dirs = o.dirs.to_vec();
+    if !o.seeds_only {
+        dirs.extend(generated_corpus(o)?);
+    }
+    let entries = read_entries(&dirs)?;
+    if entries.is_empty() {
+        fuzz_cli::exit::note(
+            TOOL,
+            &format!(
+                "no corpus entries in {}: every function reads as not reached",
+                o.dirs
+                    .iter()
+                    .map(|d| fuzz_core::error::shown(d))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
     let old = match o.diff {
         Some(d) => Some(
             read_entries(std::slice::from_ref(&d.to_path_buf()))
@@ -274,13 +294,77 @@ fn output(o: &Options, p: &Prepared, r: &Report, old: Option<&Hits>) -> Result<(
     Ok(())
 }
 
-/// Every corpus file, read, each of which must parse.
+/// The generated corpus of the target of each seed directory operand
+/// (`testdata/fuzz/<Target>`) in the cache, where it exists and is not
+/// an operand already: said on stderr, as what `-seeds_only` leaves out.
+fn generated_corpus(o: &Options) -> Result<Vec<PathBuf>, CliError> {
+    let seed_targets: Vec<String> = o
+        .dirs
+        .iter()
+        .filter(|d| !is_stdio(d) && d.is_dir())
+        .filter_map(|d| {
+            let fuzz = d.parent()?;
+            let testdata = fuzz.parent()?;
+            (fuzz.file_name()? == "fuzz" && testdata.file_name()? == "testdata")
+                .then(|| d.file_name()?.to_str().map(str::to_string))
+                .flatten()
+        })
+        .collect();
+    if seed_targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Ok(root) = fuzz_cli::cache::env(o.fuzzcachedir)?.root() else {
+        return Ok(Vec::new());
+    };
+    let Ok(id) = fuzz_core::store::cache::library_id(o.lib) else {
+        return Ok(Vec::new());
+    };
+    let mut found = Vec::new();
+    for t in seed_targets {
+        let dir = fuzz_core::store::cache::target_dir(&root, &id, &t);
+        let known = o.dirs.iter().any(|d| same_dir(d, &dir));
+        if dir.is_dir() && !known && !found.contains(&dir) {
+            fuzz_cli::exit::note(
+                TOOL,
+                &format!(
+                    "also replaying the generated corpus {} (-seeds_only leaves it out)",
+                    fuzz_core::error::shown(&dir)
+                ),
+            );
+            found.push(dir);
+        }
+    }
+    Ok(found)
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Every corpus file, read, each of which must parse. A file found in a
+/// directory that does not start as a corpus file does (a README, a
+/// `.gitkeep`) is skipped with a warning; one named as an operand, or one
+/// that starts as a corpus file and is malformed, stops the report.
 fn read_entries(dirs: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
+    let named: Vec<&PathBuf> = dirs.iter().filter(|d| is_stdio(d) || !d.is_dir()).collect();
     let files = corpus_files(dirs)?;
     let mut entries = Vec::with_capacity(files.len());
     for path in &files {
         let entry = crate::read_entry(path)?;
         if let Err(e) = &entry.values {
+            if !named.contains(&path) && !entry.bytes.starts_with(b"go test fuzz v1") {
+                fuzz_cli::exit::warn(
+                    TOOL,
+                    &format!(
+                        "skipped {}: not a corpus file (it does not start with \"go test fuzz v1\")",
+                        fuzz_core::error::shown(path)
+                    ),
+                );
+                continue;
+            }
             return Err(CliError::misuse(e.to_string()));
         }
         entries.push(entry);
@@ -290,9 +374,8 @@ fn read_entries(dirs: &[PathBuf]) -> Result<Vec<Entry>, CliError> {
 
 /// The library's functions, named, with the blocks and lines the entries
 /// covered.
-fn functions(p: &Prepared, hits: &Hits) -> Vec<Function> {
+fn functions(p: &Prepared, places: &Places, hits: &Hits) -> Vec<Function> {
     let cwd = std::env::current_dir().ok();
-    let mut line_id = 0;
     let block = |i: usize| Block {
         index: i,
         offset: p.table[i].offset,
@@ -307,14 +390,13 @@ fn functions(p: &Prepared, hits: &Hits) -> Vec<Function> {
             let lines = placed
                 .lines
                 .iter()
-                .map(|l| {
-                    line_id += 1;
-                    Line {
-                        file: l.file,
-                        number: l.number,
-                        blocks: l.blocks.iter().map(|&i| block(i)).collect(),
-                        entries: hits.line_entries[line_id - 1],
-                    }
+                .zip(&places.line_ids[f])
+                .map(|(l, &id)| Line {
+                    file: l.file,
+                    number: l.number,
+                    blocks: l.blocks.iter().map(|&i| block(i)).collect(),
+                    entries: hits.line_entries[id],
+                    ran: hits.line_ran[id],
                 })
                 .collect();
             Function {

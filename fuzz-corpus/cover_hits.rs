@@ -14,24 +14,41 @@ use fuzz_core::store::corpus::Entry;
 use fuzz_core::worker::client::Session;
 use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::protocol::{Exec, Request, Response};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::time::Duration;
 
+use crate::cover_report::{LineRan, Mark};
+use crate::machine_flow::{Flow, Ran};
 use crate::source_lines::Placed;
 
 /// Where each counter's block is: its function, its index in the PC
-/// table and the line it starts (numbered across functions in order).
-pub struct Places {
+/// table and the line it starts; and, for the functions whose machine
+/// code was read, their machine blocks and the lines of each. Lines are
+/// numbered once across functions by file and line, so that a line of a
+/// function inlined in several places is one line, its copies summed.
+pub struct Places<'a> {
     by_counter: HashMap<u32, (usize, usize)>,
+    /// For functions without machine blocks only.
     line_of_block: Vec<Option<usize>>,
     lines: usize,
+    /// Per function, the number of each of its lines.
+    pub line_ids: Vec<Vec<usize>>,
     /// Each function's entry block.
     entry: Vec<usize>,
+    machine: Vec<Option<Walk<'a>>>,
 }
 
-impl Places {
-    pub fn new(table: &[PcEntry], ranges: &[Range<usize>], placed: &[Placed]) -> Places {
+/// A function's machine blocks, with the lines (numbered as in `Places`)
+/// of each, and the line of each conditional move or set.
+struct Walk<'a> {
+    flow: &'a Flow,
+    lines: Vec<Vec<usize>>,
+    choices: Vec<usize>,
+}
+
+impl<'a> Places<'a> {
+    pub fn new(table: &[PcEntry], ranges: &[Range<usize>], placed: &'a [Placed]) -> Places<'a> {
         let mut by_counter = HashMap::with_capacity(table.len());
         for (f, r) in ranges.iter().enumerate() {
             for i in r.clone() {
@@ -39,22 +56,43 @@ impl Places {
             }
         }
         let mut line_of_block = vec![None; table.len()];
-        let mut lines = 0;
+        let mut machine = Vec::with_capacity(placed.len());
+        let mut number: HashMap<(usize, u32), usize> = HashMap::new();
+        let mut line_ids = Vec::with_capacity(placed.len());
         for p in placed {
+            let mut ids = Vec::with_capacity(p.lines.len());
             for l in &p.lines {
-                for &b in &l.blocks {
-                    if let Some(slot) = line_of_block.get_mut(b) {
-                        *slot = Some(lines);
+                let next = number.len();
+                let id = *number.entry((l.file, l.number)).or_insert(next);
+                if p.machine.is_none() {
+                    for &b in &l.blocks {
+                        if let Some(slot) = line_of_block.get_mut(b) {
+                            *slot = Some(id);
+                        }
                     }
                 }
-                lines += 1;
+                ids.push(id);
             }
+            machine.push(p.machine.as_ref().map(|m| {
+                Walk {
+                    flow: &m.flow,
+                    lines: m
+                        .block_lines
+                        .iter()
+                        .map(|ls| ls.iter().map(|&l| ids[l]).collect())
+                        .collect(),
+                    choices: m.choices.iter().map(|&l| ids[l]).collect(),
+                }
+            }));
+            line_ids.push(ids);
         }
         Places {
             by_counter,
             line_of_block,
-            lines,
+            lines: number.len(),
+            line_ids,
             entry: ranges.iter().map(|r| r.start).collect(),
+            machine,
         }
     }
 }
@@ -67,9 +105,20 @@ pub struct Hits {
     pub func_entries: Vec<usize>,
     /// Per line (numbered as in `Places`): how many entries reached it.
     pub line_entries: Vec<usize>,
+    /// Per line of a function whose machine code was read: its mark, from
+    /// what ran of each of its instructions.
+    pub line_ran: Vec<Option<LineRan>>,
     /// Entries that crashed or hung.
     pub skipped: usize,
     pub warnings: Vec<String>,
+}
+
+/// What the entries did with one machine block: ran it (some entry),
+/// may have (the graph could not tell for some entry), or never did.
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    yes: bool,
+    unknown: bool,
 }
 
 /// Runs every entry and marks the blocks its features name. A failing
@@ -84,9 +133,15 @@ pub fn run_entries(
         hit: vec![false; places.line_of_block.len()],
         func_entries: vec![0; places.entry.len()],
         line_entries: vec![0; places.lines],
+        line_ran: vec![None; places.lines],
         skipped: 0,
         warnings: Vec::new(),
     };
+    let mut seen: Vec<Vec<Seen>> = places
+        .machine
+        .iter()
+        .map(|m| vec![Seen::default(); m.as_ref().map_or(0, |m| m.flow.blocks.len())])
+        .collect();
     for (i, e) in entries.iter().enumerate() {
         let Some(features) =
             run_one(session, e, timeout, &mut hits).map_err(|err| match err.status {
@@ -99,35 +154,95 @@ pub fn run_entries(
         else {
             continue;
         };
-        let mut funcs: Vec<usize> = Vec::new();
-        let mut blocks: Vec<usize> = Vec::new();
-        for f in features {
-            if let Some(&(func, i)) = places.by_counter.get(&pctable::counter_of(f)) {
-                funcs.push(func);
-                blocks.push(i);
-            }
-        }
-        funcs.sort_unstable();
-        funcs.dedup();
-        // A function's entry block runs before any other of its blocks;
-        // its 8-bit counter may still read 0, having wrapped after a
-        // multiple of 256 runs in one execution.
-        blocks.extend(funcs.iter().map(|&f| places.entry[f]));
-        let mut lines: Vec<usize> = Vec::new();
-        for &b in &blocks {
-            hits.hit[b] = true;
-            lines.extend(places.line_of_block[b]);
-        }
-        lines.sort_unstable();
-        lines.dedup();
-        for f in funcs {
-            hits.func_entries[f] += 1;
-        }
-        for l in lines {
-            hits.line_entries[l] += 1;
+        count_entry(places, &features, &mut hits, &mut seen);
+    }
+    mark_lines(places, &seen, &mut hits);
+    Ok(hits)
+}
+
+/// Counts one entry's run (the counters its `features` name) into `hits`
+/// and, for functions with machine blocks, into `seen`.
+fn count_entry(places: &Places, features: &[u32], hits: &mut Hits, seen: &mut [Vec<Seen>]) {
+    let mut funcs: Vec<usize> = Vec::new();
+    let mut blocks: HashSet<usize> = HashSet::new();
+    for &f in features {
+        if let Some(&(func, i)) = places.by_counter.get(&pctable::counter_of(f)) {
+            funcs.push(func);
+            blocks.insert(i);
         }
     }
-    Ok(hits)
+    funcs.sort_unstable();
+    funcs.dedup();
+    // A function's entry block runs before any other of its blocks;
+    // its 8-bit counter may still read 0, having wrapped after a
+    // multiple of 256 runs in one execution.
+    blocks.extend(funcs.iter().map(|&f| places.entry[f]));
+    let mut lines: Vec<usize> = Vec::new();
+    for &b in &blocks {
+        hits.hit[b] = true;
+        lines.extend(places.line_of_block[b]);
+    }
+    for &f in &funcs {
+        hits.func_entries[f] += 1;
+        let Some(walk) = &places.machine[f] else {
+            continue;
+        };
+        let ran = walk.flow.ran(true, |i| blocks.contains(&i));
+        for (b, r) in ran.into_iter().enumerate() {
+            match r {
+                Ran::Yes => {
+                    seen[f][b].yes = true;
+                    lines.extend(&walk.lines[b]);
+                }
+                Ran::Unknown => seen[f][b].unknown = true,
+                Ran::No => {}
+            }
+        }
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    for l in lines {
+        hits.line_entries[l] += 1;
+    }
+}
+
+/// Marks each line of a function with machine blocks from what the
+/// entries did with the blocks its instructions are in: reached when one
+/// of them ran, partly when another never did, not reached when none ran
+/// and none may have, unknown otherwise.
+fn mark_lines(places: &Places, seen: &[Vec<Seen>], hits: &mut Hits) {
+    // Per line: some block ran, some never ran, some may have.
+    let mut state = vec![(false, false, false); places.lines];
+    let mut choices = vec![0; places.lines];
+    let mut walked = vec![false; places.lines];
+    for (walk, seen) in places.machine.iter().zip(seen) {
+        let Some(walk) = walk else { continue };
+        for (lines, s) in walk.lines.iter().zip(seen) {
+            for &l in lines {
+                let st = &mut state[l];
+                st.0 |= s.yes;
+                st.1 |= !s.yes && !s.unknown;
+                st.2 |= !s.yes && s.unknown;
+                walked[l] = true;
+            }
+        }
+        for &l in &walk.choices {
+            choices[l] += 1;
+        }
+    }
+    for l in (0..places.lines).filter(|&l| walked[l]) {
+        let mark = match state[l] {
+            (true, false, _) => Mark::Covered,
+            (true, true, _) => Mark::Partly,
+            (false, _, true) => Mark::Unknown,
+            (false, _, false) => Mark::NotReached,
+        };
+        hits.line_ran[l] = Some(LineRan {
+            mark,
+            entries: (mark != Mark::Unknown).then_some(hits.line_entries[l]),
+            choices: choices[l],
+        });
+    }
 }
 
 /// A stop (Ctrl-C, SIGTERM), its progress said by `run_entries`.

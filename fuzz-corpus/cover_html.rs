@@ -389,6 +389,24 @@ fn source(p: &mut Page, func: usize, f: &Function, own: bool, file: usize, lines
 
 /// A line's tooltip: what its mark means there.
 fn line_title(l: &Line, mark: Mark) -> String {
+    if let Some(r) = l.ran {
+        let ran = match (mark, r.entries) {
+            (Mark::Unknown, _) => "the counts around its code do not tell whether it ran".into(),
+            (Mark::NotReached, _) => "none of its code ran".to_string(),
+            (Mark::Partly, Some(n)) => {
+                format!("some of its code ran ({n} {}), some never did", entries(n))
+            }
+            (_, Some(n)) => format!("its code ran ({n} {})", entries(n)),
+            (_, None) => String::new(),
+        };
+        return match r.choices {
+            0 => ran,
+            n => format!(
+                "{ran}; {n} conditional {} here: which side was taken is not counted",
+                if n == 1 { "move" } else { "moves" }
+            ),
+        };
+    }
     let blocks = l
         .blocks
         .iter()
@@ -411,6 +429,14 @@ fn line_title(l: &Line, mark: Mark) -> String {
             l.entries,
             if l.entries == 1 { "entry" } else { "entries" },
         ),
+    }
+}
+
+fn entries(n: usize) -> &'static str {
+    if n == 1 {
+        "entry"
+    } else {
+        "entries"
     }
 }
 

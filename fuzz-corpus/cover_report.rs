@@ -24,6 +24,20 @@ pub struct Line {
     pub blocks: Vec<Block>,
     /// How many corpus entries run one of its blocks.
     pub entries: usize,
+    /// Its mark from what ran of each of its instructions, when the
+    /// function's machine code was read (`machine_flow.rs`).
+    pub ran: Option<LineRan>,
+}
+
+/// A line's mark from its instructions, and the entries that ran any of
+/// them (`None` where the graph cannot tell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineRan {
+    pub mark: Mark,
+    pub entries: Option<usize>,
+    /// Its conditional moves and sets: choices made without a branch,
+    /// whose two sides no count tells apart.
+    pub choices: usize,
 }
 
 /// How much of a line the corpus reaches.
@@ -95,6 +109,9 @@ impl Function {
     /// A line's mark. A line that starts no block is marked only when
     /// the whole function is reached or is not.
     pub fn mark(&self, line: &Line) -> Mark {
+        if let Some(r) = line.ran {
+            return r.mark;
+        }
         let (hit, all) = if line.blocks.is_empty() {
             (self.covered, self.blocks)
         } else {
@@ -112,6 +129,9 @@ impl Function {
     /// The entries that reach a line, where the counts say: for a line
     /// that starts no block, only 0 in a function not reached.
     pub fn line_entries(&self, line: &Line) -> Option<usize> {
+        if let Some(r) = line.ran {
+            return r.entries;
+        }
         if line.blocks.is_empty() {
             (self.covered == 0).then_some(0)
         } else {
@@ -195,6 +215,7 @@ mod tests {
             number: 1,
             blocks,
             entries,
+            ran: None,
         };
         let function = |covered, blocks| Function {
             name: "f".to_string(),
@@ -224,5 +245,16 @@ mod tests {
         assert_eq!(function(4, 4).line_entries(&code), None);
         assert_eq!(function(0, 4).mark(&code), Mark::NotReached);
         assert_eq!(function(0, 4).line_entries(&code), Some(0));
+        // Where the machine code was read, its mark is the line's.
+        let walked = Line {
+            ran: Some(LineRan {
+                mark: Mark::Partly,
+                entries: Some(2),
+                choices: 1,
+            }),
+            ..line(Vec::new(), 0)
+        };
+        assert_eq!(function(0, 4).mark(&walked), Mark::Partly);
+        assert_eq!(function(0, 4).line_entries(&walked), Some(2));
     }
 }

@@ -9,6 +9,7 @@ mod cover_report;
 mod cover_text;
 mod fmt;
 mod list;
+mod machine_flow;
 mod merge;
 mod merge_cov;
 mod source_lines;
@@ -44,6 +45,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             html,
             lines,
             diff,
+            seeds_only,
+            fuzzcachedir,
             dirs,
         } => cover::run(&cover::Options {
             lib: &lib,
@@ -52,6 +55,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             html: html.as_deref(),
             lines: lines.as_deref(),
             diff: diff.as_deref(),
+            seeds_only,
+            fuzzcachedir: fuzzcachedir.as_deref(),
             dirs: &dirs,
         }),
         Command::Status { json, dir } => status::run(&dir, json),

@@ -37,6 +37,12 @@ struct FnSym<'a> {
 pub struct Lookup<'d> {
     syms: Vec<FnSym<'d>>,
     ctx: Option<Context<'d>>,
+    /// The executable sections' addresses and bytes.
+    code: Vec<(u64, &'d [u8])>,
+    /// The read-only data sections' (where jump tables are).
+    rodata: Vec<(u64, &'d [u8])>,
+    /// Whether the code is x86-64, the one machine `machine_flow.rs` reads.
+    x86_64: bool,
 }
 
 /// Opens the library at `path` and hands its look-up to `f`. An
@@ -69,7 +75,22 @@ pub fn with_lookup<T>(path: &Path, f: impl FnOnce(&Lookup) -> T) -> Result<T, St
     let ctx = sections.as_ref().and_then(|s| {
         addr2line::Context::from_dwarf(s.borrow(|d| gimli::EndianSlice::new(d, endian))).ok()
     });
-    Ok(f(&Lookup { syms, ctx }))
+    let sections = |kind: object::SectionKind| {
+        file.sections()
+            .filter(|s| s.kind() == kind)
+            .filter_map(|s| Some((s.address(), s.data().ok()?)))
+            .collect()
+    };
+    let code = sections(object::SectionKind::Text);
+    let rodata = sections(object::SectionKind::ReadOnlyData);
+    let x86_64 = file.architecture() == object::Architecture::X86_64;
+    Ok(f(&Lookup {
+        syms,
+        ctx,
+        code,
+        rodata,
+        x86_64,
+    }))
 }
 
 impl Lookup<'_> {
@@ -94,6 +115,28 @@ impl Lookup<'_> {
         off.checked_add(s.size)
     }
 
+    /// The x86-64 machine code at `lo..hi`; `None` on another machine or
+    /// when no executable section holds all of it.
+    pub fn x86_64_code(&self, lo: u64, hi: u64) -> Option<&[u8]> {
+        if !self.x86_64 || hi <= lo {
+            return None;
+        }
+        self.code.iter().find_map(|&(at, bytes)| {
+            let start = usize::try_from(lo.checked_sub(at)?).ok()?;
+            let end = usize::try_from(hi - at).ok()?;
+            bytes.get(start..end)
+        })
+    }
+
+    /// The 32-bit little-endian word at `at` in read-only data.
+    pub fn rodata_i32(&self, at: u64) -> Option<i32> {
+        self.rodata.iter().find_map(|&(base, bytes)| {
+            let start = usize::try_from(at.checked_sub(base)?).ok()?;
+            let word = bytes.get(start..start.checked_add(4)?)?;
+            Some(i32::from_le_bytes(word.try_into().ok()?))
+        })
+    }
+
     /// Whether the library has DWARF debug information.
     pub fn has_lines(&self) -> bool {
         self.ctx.is_some()
@@ -102,16 +145,29 @@ impl Lookup<'_> {
     /// The stretches of code in `[lo, hi)` the line table describes, as
     /// (start, end) address pairs, in address order.
     pub fn code_ranges(&self, lo: u64, hi: u64) -> Vec<(u64, u64)> {
+        self.line_rows(lo, hi)
+            .into_iter()
+            .map(|(a, b, _, _)| (a, b))
+            .collect()
+    }
+
+    /// The line table's rows in `[lo, hi)`: (start, end, file, line), in
+    /// address order, each at the line of the code itself (for inlined
+    /// code, a line of the function inlined).
+    pub fn line_rows(&self, lo: u64, hi: u64) -> Vec<(u64, u64, String, u32)> {
         let Some(ctx) = &self.ctx else {
             return Vec::new();
         };
         let Ok(rows) = ctx.find_location_range(lo, hi) else {
             return Vec::new();
         };
-        rows.filter(|(_, _, loc)| loc.line.is_some_and(|l| l > 0))
-            .map(|(a, len, _)| (a.max(lo), a.saturating_add(len).min(hi)))
-            .filter(|(a, b)| a < b)
-            .collect()
+        rows.filter_map(|(a, len, loc)| {
+            let line = loc.line.filter(|&l| l > 0)?;
+            let file = loc.file?;
+            let (a, b) = (a.max(lo), a.saturating_add(len).min(hi));
+            (a < b).then(|| (a, b, file.to_string(), line))
+        })
+        .collect()
     }
 
     /// The source file and line of the code at `off`, in the function that

@@ -29,6 +29,10 @@ mod cover;
 /// and as Chromium renders it), -lines, -diff.
 #[path = "e2e/cover_lines.rs"]
 mod cover_lines;
+/// fuzz-corpus cover's line marks against llvm-cov's line counts, at
+/// -O0, -O1 and -O2.
+#[path = "e2e/cover_llvm.rs"]
+mod cover_llvm;
 /// Custom mutators: libFuzzer's, and self-mutating custom values.
 #[path = "e2e/custom.rs"]
 mod custom;

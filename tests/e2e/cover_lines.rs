@@ -18,10 +18,14 @@ fn stuck_c() -> PathBuf {
     root().join("examples/c/stuck.c")
 }
 
-fn seeds() -> String {
+fn seeds_dir() -> PathBuf {
     let d = root().join("examples/c/testdata/fuzz/c_stuck");
     assert!(d.is_dir(), "no seed corpus {}", d.display());
-    d.to_str().unwrap().to_string()
+    d
+}
+
+fn seeds() -> String {
+    seeds_dir().to_str().unwrap().to_string()
 }
 
 /// The numbers of the lines of stuck.c that end in `UNREACHED`.
@@ -520,4 +524,102 @@ fn cover_lines_and_diff_refuse_bad_input_and_change_nothing() {
         assert!(r.stdout.is_empty(), "{args:?}: {}", r.out());
         assert_eq!(snapshot(d), before, "{args:?} changed something");
     }
+}
+
+/// The cache id of a library, as fuzz-run names its generated corpus:
+/// `<stem>-<first 16 hex digits of sha256(canonical path)>`.
+fn library_id(lib: &Path) -> String {
+    use sha2::Digest;
+    let canon = std::fs::canonicalize(lib).unwrap();
+    let digest = hex::encode(sha2::Sha256::digest(canon.as_os_str().as_encoded_bytes()));
+    let stem = lib.file_name().unwrap().to_str().unwrap();
+    let stem = stem.trim_end_matches(".so").trim_start_matches("lib");
+    format!("{stem}-{}", &digest[..16])
+}
+
+#[test]
+fn cover_replays_the_generated_corpus_beside_the_seeds_and_skips_stray_files() {
+    let dir = tempdir();
+    let d = dir.path();
+    let lib = d.join("libc_stuck.so");
+    std::fs::copy(example_lib("libc_stuck.so"), &lib).unwrap();
+    let seeds = d.join("testdata/fuzz/c_stuck");
+    std::fs::create_dir_all(&seeds).unwrap();
+    for e in std::fs::read_dir(seeds_dir()).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), seeds.join(e.file_name())).unwrap();
+    }
+    // A folder's README and .gitkeep are not entries: warned of, skipped.
+    std::fs::write(seeds.join("README.md"), "# seeds for c_stuck\n").unwrap();
+    std::fs::write(seeds.join(".gitkeep"), "").unwrap();
+    // The generated corpus holds the input no seed has.
+    let generated = d
+        .join("home/.cache/fuzz")
+        .join(library_id(&lib))
+        .join("c_stuck");
+    std::fs::create_dir_all(&generated).unwrap();
+    std::fs::write(generated.join("bang"), "go test fuzz v1\n[]byte(\"r!\")\n").unwrap();
+    let before = snapshot(d);
+    let (lib_s, seeds_s) = (lib.to_str().unwrap(), seeds.to_str().unwrap());
+
+    let r = run_in(
+        d,
+        "fuzz-corpus",
+        &["cover", "-lines", "reset", lib_s, seeds_s],
+    )
+    .expect(0);
+    for stray in ["README.md", ".gitkeep"] {
+        assert!(
+            r.stderr
+                .lines()
+                .any(|l| l.contains("warning: skipped") && l.contains(stray)),
+            "{}",
+            r.stderr
+        );
+    }
+    assert!(
+        r.stderr.contains("also replaying the generated corpus")
+            && r.stderr.contains("-seeds_only"),
+        "{}",
+        r.stderr
+    );
+    let (_, marks) = parse_lines(&r.out());
+    assert!(
+        marks
+            .values()
+            .all(|m| m.mark == "full" && m.entries == Some(1)),
+        "{}",
+        r.out()
+    );
+
+    let r = run_in(
+        d,
+        "fuzz-corpus",
+        &["cover", "-seeds_only", "-lines", "reset", lib_s, seeds_s],
+    )
+    .expect(0);
+    assert!(!r.stderr.contains("generated corpus"), "{}", r.stderr);
+    let (_, marks) = parse_lines(&r.out());
+    assert!(marks.values().all(|m| m.mark == "none"), "{}", r.out());
+
+    // An empty folder is said, not a silent 0 %.
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let r = run_in(d, "fuzz-corpus", &["cover", lib_s, empty.to_str().unwrap()]).expect(0);
+    assert!(
+        r.stderr.contains("no corpus entries in") && r.stderr.contains("empty"),
+        "{}",
+        r.stderr
+    );
+    std::fs::remove_dir(&empty).unwrap();
+    // A stray file named as an operand is still an error.
+    let readme = seeds.join("README.md");
+    run_in(
+        d,
+        "fuzz-corpus",
+        &["cover", lib_s, readme.to_str().unwrap()],
+    )
+    .expect(2)
+    .one_line_error("fuzz-corpus", "README.md");
+    assert_eq!(snapshot(d), before, "cover changed a file");
 }
