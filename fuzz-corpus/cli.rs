@@ -242,6 +242,8 @@ the counts do not tell of) or blank (no code), and TEXT is the source line's byt
 file has them. Lines of another file (code included from a header) follow under in FILE:. A
 source file that cannot be read is warned of on stderr once, and its lines with code show the
 addresses of their blocks instead of text; blocks without a line are listed by address at the end.
+A function inlined wherever it is called has no code of its own: -lines names the functions it was
+inlined into, whose -lines show its lines.
 
 -diff OLD runs the entries of the corpus OLD (a directory or a file) too, and prints, instead of
 the listing, what the corpus reaches that OLD does not, then what OLD reaches that the corpus does

@@ -204,7 +204,7 @@ fn prepare(o: &Options) -> Result<Prepared, CliError> {
     let want_lines = o.html.is_some() || o.lines.is_some() || o.diff.is_some();
     let layout = layout(o.lib, &table, &ranges, want_lines)?;
     let selected = match o.lines {
-        Some(name) => select(&layout.symbols, name, o.lib)?,
+        Some(name) => select(&layout, name, o.lib)?,
         None => Vec::new(),
     };
     let operands: Vec<&Path> = o.dirs.iter().map(PathBuf::as_path).collect();
@@ -253,7 +253,8 @@ fn layout(
 /// whose name ends in `::FUNC` (a Rust or C++ path), else the one whose
 /// entry is at the address FUNC (`0x…`, as the listing shows a function
 /// without a name).
-fn select(symbols: &[Symbol], name: &str, lib: &Path) -> Result<Vec<usize>, CliError> {
+fn select(layout: &Layout, name: &str, lib: &Path) -> Result<Vec<usize>, CliError> {
+    let symbols = &layout.symbols;
     let find = |pred: &dyn Fn(&Symbol) -> bool| -> Vec<usize> {
         (0..symbols.len()).filter(|&i| pred(&symbols[i])).collect()
     };
@@ -263,6 +264,27 @@ fn select(symbols: &[Symbol], name: &str, lib: &Path) -> Result<Vec<usize>, CliE
         found = find(&|s| s.name.ends_with(&suffix));
     }
     if found.is_empty() {
+        // Inlined everywhere: its lines are in the functions it was
+        // inlined into.
+        let hosts: Vec<&str> = layout
+            .placed
+            .iter()
+            .zip(symbols)
+            .filter(|(p, _)| {
+                p.inlined
+                    .iter()
+                    .any(|n| n == name || n.ends_with(&format!("::{name}")))
+            })
+            .map(|(_, s)| s.name.as_str())
+            .collect();
+        if let Some(first) = hosts.first() {
+            return Err(CliError::misuse(format!(
+                "-lines {name}: {name} has no code of its own in {}: it was inlined into {} \
+                 (its lines, its copies summed, are shown with -lines {first})",
+                fuzz_core::error::shown(lib),
+                hosts.join(", ")
+            )));
+        }
         return Err(CliError::misuse(format!(
             "-lines {name}: no function of that name in {} (the listing names them)",
             fuzz_core::error::shown(lib)

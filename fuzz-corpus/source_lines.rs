@@ -35,6 +35,9 @@ pub struct Placed {
     pub unplaced: Vec<usize>,
     /// Its machine code's blocks, when it could be read.
     pub machine: Option<Machine>,
+    /// The functions inlined into it, by name (where its machine code was
+    /// read).
+    pub inlined: Vec<String>,
 }
 
 /// A function's machine blocks (`machine_flow.rs`) and where they are
@@ -124,6 +127,7 @@ fn place(lookup: &Lookup, table: &[PcEntry], range: Range<usize>, files: &mut Fi
         lines: code_lines(lines),
         unplaced,
         machine: None,
+        inlined: Vec::new(),
     }
 }
 
@@ -182,6 +186,12 @@ fn place_machine(
     }
     let keys: Vec<(usize, u32)> = lines.keys().copied().collect();
     let line_of = |a: u64| keys.binary_search(&key_of(a)?).ok();
+    let mut inlined: Vec<String> = rows
+        .iter()
+        .filter_map(|&(a, _, _)| lookup.inlined_name(a))
+        .collect();
+    inlined.sort();
+    inlined.dedup();
     let block_lines = flow
         .blocks
         .iter()
@@ -205,5 +215,6 @@ fn place_machine(
             block_lines,
             choices,
         }),
+        inlined,
     })
 }

@@ -170,6 +170,17 @@ impl Lookup<'_> {
         .collect()
     }
 
+    /// The name of the function whose code inlined elsewhere is at `off`
+    /// (the innermost of several frames); `None` for a function's own code.
+    pub fn inlined_name(&self, off: u64) -> Option<String> {
+        let ctx = self.ctx.as_ref()?;
+        let mut frames = ctx.find_frames(off).skip_all_loads().ok()?;
+        let inner = frames.next().ok()??;
+        frames.next().ok()??;
+        let name = inner.function?.raw_name().ok().map(|n| demangle(&n))?;
+        Some(name)
+    }
+
     /// The source file and line of the code at `off`, in the function that
     /// holds it: code inlined there is placed at the line of the call, so
     /// that a function's lines are its own.
