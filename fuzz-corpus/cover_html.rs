@@ -218,7 +218,12 @@ fn header(h: &mut String, r: &Report, stops: &[String]) {
             h,
             "<div class=\"card {}\"><div class=\"big\">{}</div>\
              <div>{c} of {n} {what}</div>{}</div>",
-            state(c, n),
+            // Every function reached is not green while blocks are not.
+            if unit == "functions" && c == n && cb < nb {
+                "part"
+            } else {
+                state(c, n)
+            },
             percent(c, n),
             bar(c, n, unit)
         );
@@ -229,8 +234,8 @@ fn header(h: &mut String, r: &Report, stops: &[String]) {
          <span class=\"item\"><span class=\"mark none\"></span> not reached</span> \
          <span class=\"item\"><span class=\"mark part\"></span> partly covered</span> \
          <span class=\"item\"><span class=\"mark full\"></span> fully covered</span> \
-         <span class=\"item\"><span class=\"dot\">&middot;</span> code whose blocks start on other \
-         lines</span> <label for=\"hidefull\">hide fully covered functions</label></p>\n",
+         <span class=\"item\"><span class=\"dot\">&middot;</span> code the counts do not tell \
+         of</span> <label for=\"hidefull\">hide fully covered functions</label></p>\n",
     );
     match stops.first() {
         Some(first) => {
@@ -452,12 +457,12 @@ fn symbol(state: &str) -> &'static str {
 }
 
 const STYLE: &str = r#"
-:root { --bg:#fff; --fg:#1f2328; --muted:#656d76; --line:#d0d7de; --card:#f6f8fa;
-  --none:#cf222e; --none-bg:#ffebe9; --part:#bf8700; --part-bg:#fff8c5; --full:#1a7f37; --full-bg:#dafbe1;
+:root { --bg:#fff; --fg:#1f2328; --muted:#59636e; --line:#d0d7de; --card:#f6f8fa;
+  --none:#7d0a1b; --none-bg:#ffa3a3; --part:#5c4100; --part-bg:#f8d568; --full:#116329; --full-bg:#f4fcf6;
   --track:#f3c4c4; --fill:#2da44e; }
 @media (prefers-color-scheme: dark) {
-  :root { --bg:#0d1117; --fg:#e6edf3; --muted:#8d96a0; --line:#30363d; --card:#161b22;
-    --none:#ff7b72; --none-bg:#3c1618; --part:#d29922; --part-bg:#3a2e12; --full:#3fb950; --full-bg:#12301c;
+  :root { --bg:#0d1117; --fg:#e6edf3; --muted:#9198a1; --line:#30363d; --card:#161b22;
+    --none:#ffd8d6; --none-bg:#9a2e37; --part:#f7d774; --part-bg:#4a3808; --full:#7ee2a8; --full-bg:#0d1a12;
     --track:#5c2426; --fill:#2ea043; } }
 * { box-sizing: border-box; }
 body { margin:0; padding:1.5rem 2rem 3rem; background:var(--bg); color:var(--fg);
@@ -530,7 +535,8 @@ td.ln { width:3.5rem; text-align:right; color:var(--muted); user-select:none; }
 td.ln a { text-decoration:none; }
 td.mk { width:1.2rem; text-align:center; font-weight:700; }
 td.cnt { width:3.5rem; text-align:right; color:var(--muted); }
-td.code { white-space:pre-wrap; overflow-wrap:anywhere; tab-size:8; }
+td.code { white-space:pre; tab-size:8; }
+.src { overflow-x:auto; }
 td.next { width:1.5rem; text-align:center; }
 td.next a { text-decoration:none; font-weight:700; }
 tr.full td.code { background:var(--full-bg); } tr.full td.mk { color:var(--full); }
@@ -566,6 +572,93 @@ mod tests {
         assert_eq!(name_prefix("LLVMFuzzerTestOneInput"), "(other)");
         assert_eq!(name_prefix("_start"), "(other)");
         assert_eq!(name_prefix("0x1150"), "(unnamed)");
+    }
+
+    /// The page's colours, `--name:#rrggbb`, of its light (first) or dark
+    /// (second) `:root`.
+    fn palette(dark: bool) -> std::collections::HashMap<String, [f64; 3]> {
+        let root = STYLE.split(":root {").nth(1 + usize::from(dark)).unwrap();
+        let root = &root[..root.find('}').unwrap()];
+        root.split(';')
+            .filter_map(|decl| {
+                let (name, value) = decl.trim().split_once(':')?;
+                let hex = value.trim().strip_prefix('#')?;
+                let hex = if hex.len() == 3 {
+                    hex.chars().flat_map(|c| [c, c]).collect()
+                } else {
+                    hex.to_string()
+                };
+                let c = |i: usize| {
+                    let v = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;
+                    // sRGB to linear light.
+                    if v <= 0.04045 {
+                        v / 12.92
+                    } else {
+                        ((v + 0.055) / 1.055).powf(2.4)
+                    }
+                };
+                Some((name.trim().to_string(), [c(0), c(2), c(4)]))
+            })
+            .collect()
+    }
+
+    /// WCAG's contrast ratio of two linear colours, as a viewer with
+    /// `sight` (a matrix on linear RGB) sees them.
+    fn contrast(a: [f64; 3], b: [f64; 3], sight: &[[f64; 3]; 3]) -> f64 {
+        let luminance = |c: [f64; 3]| {
+            let seen: Vec<f64> = sight
+                .iter()
+                .map(|row| (0..3).map(|j| row[j] * c[j]).sum::<f64>().clamp(0.0, 1.0))
+                .collect();
+            0.2126 * seen[0] + 0.7152 * seen[1] + 0.0722 * seen[2]
+        };
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// The three line colours differ in lightness, not only in hue, for
+    /// normal sight and under deuteranopia and protanopia (Machado, Oliveira
+    /// and Fernandes 2009, severity 1), and every mark and text on them
+    /// meets WCAG AA (4.5:1), in light and dark mode.
+    #[test]
+    fn line_colours_tell_apart_without_hue_and_meet_wcag_aa() {
+        let normal = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let deuteranopia = [
+            [0.367322, 0.860646, -0.227968],
+            [0.280085, 0.672501, 0.047413],
+            [-0.011820, 0.042940, 0.968881],
+        ];
+        let protanopia = [
+            [0.152286, 1.052583, -0.204868],
+            [0.114503, 0.786281, 0.099216],
+            [-0.003882, -0.048116, 1.051998],
+        ];
+        for dark in [false, true] {
+            let p = palette(dark);
+            for (sight, name) in [
+                (&normal, "normal"),
+                (&deuteranopia, "deuteranopia"),
+                (&protanopia, "protanopia"),
+            ] {
+                let marks = ["none", "part", "full"];
+                for (i, a) in marks.iter().enumerate() {
+                    let bg = p[&format!("--{a}-bg")];
+                    for b in &marks[i + 1..] {
+                        let other = p[&format!("--{b}-bg")];
+                        let c = contrast(bg, other, sight);
+                        assert!(c >= 1.2, "dark={dark} {name}: {a} and {b} rows {c:.2}");
+                    }
+                    for text in ["--fg", &format!("--{a}")] {
+                        let c = contrast(p[text], bg, sight);
+                        assert!(c >= 4.5, "dark={dark} {name}: {text} on {a} row {c:.2}");
+                    }
+                }
+                for text in ["--fg", "--muted"] {
+                    let c = contrast(p[text], p["--bg"], sight);
+                    assert!(c >= 4.5, "dark={dark} {name}: {text} {c:.2}");
+                }
+            }
+        }
     }
 
     #[test]
