@@ -211,12 +211,12 @@ fetched, readable without JavaScript): the totals at the top, then the functions
 file (by name prefix without debug information), each with a bar of its covered blocks, its line
 and how many entries reach it; functions not reached, partly and fully covered differ in colour and
 mark. Each function opens to its source lines, each marked as below with the entries that reach
-it; every line not fully covered has an anchor (#f3-L42: function 3 of the report, line 42) and a
-link to the next such line, and the top of the page links to the first, so that they can be gone
-through one by one. Where a source file is not on this machine the page says so and shows each line
-by the addresses of its blocks; a function without debug information shows its blocks' addresses
-and marks. The page is written atomically once the report is complete; -html - writes the page to
-stdout instead of the listing.
+it; every line has an anchor (#f3-L42: function 3 of the report, line 42), the first line of each
+run of lines not fully covered (a gap) links to the next gap, and the top of the page links to the
+first, so that the gaps can be gone through one by one. Where a source file is not on this
+machine the page says so and shows each line by the addresses of its blocks; a function without
+debug information shows its blocks' addresses and marks. The page is written atomically once the
+report is complete; -html - writes the page to stdout instead of the listing.
 
 Lines. On x86-64, a function's machine code is decoded into its control-flow graph, every
 instruction placed on its line by the library's DWARF line table (-g), and what each entry ran is

@@ -9,7 +9,7 @@
 use crate::cover_report::{percent, totals, Function, Line, Mark, Report};
 use crate::cover_text::{addresses, by_file};
 use crate::sources::Sources;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// Escapes text for HTML content and attribute values.
@@ -119,11 +119,12 @@ pub fn render(r: &Report, sources: &mut Sources) -> String {
     if r.functions.is_empty() {
         h.push_str("<p>The library has no instrumented functions.</p>\n");
     }
-    let mut page = Page {
-        h,
-        stops: &stops,
-        sources,
-    };
+    let next = stops
+        .iter()
+        .zip(stops.iter().cycle().skip(1))
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let mut page = Page { h, next, sources };
     for ((by_prefix, _, key), fs) in &groups {
         group(&mut page, *by_prefix, key, fs);
     }
@@ -140,8 +141,9 @@ pub fn render(r: &Report, sources: &mut Sources) -> String {
 /// The page being written, and what its parts refer to.
 struct Page<'a, 'b> {
     h: String,
-    /// The lines not fully covered, in page order, as their element ids.
-    stops: &'a [String],
+    /// Where each gap starts, in page order, as their element ids, and
+    /// the next one of each.
+    next: HashMap<&'a str, &'a str>,
     sources: &'a mut Sources<'b>,
 }
 
@@ -155,17 +157,23 @@ fn line_id(func: usize, own_file: bool, l: &Line) -> String {
     }
 }
 
-/// The lines not reached or partly covered, in the order the page shows
-/// them: the targets of its "next" links.
+/// Where each gap starts, in the order the page shows them: the first
+/// line of each run of lines with code that are not reached or partly
+/// covered (a run ends at a line with code that is covered or whose
+/// counts do not tell), the targets of its "next" links. A gap of ten
+/// lines is one stop, not ten.
 fn stops(groups: &Groups) -> Vec<String> {
     let mut out = Vec::new();
     for fs in groups.values() {
         for &(i, f) in fs {
             for (k, (_, lines)) in by_file(f).into_iter().enumerate() {
+                let mut in_gap = false;
                 for l in lines {
-                    if matches!(f.mark(l), Mark::NotReached | Mark::Partly) {
+                    let gap = matches!(f.mark(l), Mark::NotReached | Mark::Partly);
+                    if gap && !in_gap {
                         out.push(line_id(i, k == 0, l));
                     }
+                    in_gap = gap;
                 }
             }
         }
@@ -241,14 +249,15 @@ fn header(h: &mut String, r: &Report, stops: &[String]) {
         Some(first) => {
             let _ = writeln!(
                 h,
-                "<p class=\"stops\">{} {} not fully covered: open a function for its source, \
-                 or <a href=\"#{first}\">go to the first</a> and follow the &darr; links.</p>",
+                "<p class=\"stops\">{} {} of lines not fully covered: open a function for its \
+                 source, or <a href=\"#{first}\">go to the first</a> and follow the &darr; \
+                 links.</p>",
                 stops.len(),
-                if stops.len() == 1 { "line" } else { "lines" }
+                if stops.len() == 1 { "run" } else { "runs" }
             );
         }
         None if r.functions.iter().any(|f| !f.lines.is_empty()) => {
-            h.push_str("<p class=\"stops\">Every line with a block is covered.</p>\n");
+            h.push_str("<p class=\"stops\">Every line with code is covered.</p>\n");
         }
         None => {}
     }
@@ -366,11 +375,8 @@ fn source(p: &mut Page, func: usize, f: &Function, own: bool, file: usize, lines
         };
         let id = line_id(func, own, l);
         let mark = f.mark(l);
-        let next = match p.stops.iter().position(|s| *s == id) {
-            Some(k) => format!(
-                "<a href=\"#{}\" title=\"next line not fully covered\">&darr;</a>",
-                p.stops[(k + 1) % p.stops.len()]
-            ),
+        let next = match p.next.get(id.as_str()) {
+            Some(to) => format!("<a href=\"#{to}\" title=\"next gap\">&darr;</a>"),
             None => String::new(),
         };
         let text = text.unwrap_or_else(|| format!("<span class=\"addr\">{}</span>", addresses(l)));
