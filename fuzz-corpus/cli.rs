@@ -251,7 +251,8 @@ not, as a diff: + for a gain, - for a loss, first a function's line (+ NAME FILE
 blocks, covered before and after), then each line where a block gained (lost) starts, as + NUMBER
 | TEXT (FILE:NUMBER for a line of another file). The last line gives the totals: blocks: B/N -> A/N
 (+G -L); functions: F/M -> G/M. The exit status is 0 whatever the difference; a CI job that wants
-to fail on a loss greps for ^- .
+to fail on a loss greps for ^- . With -html FILE too, the page shows the same: the totals against
+OLD and each changed function, linked to its source, whose changed lines are marked + and -.
 
 A malformed entry (of the corpus or of -diff's), one of the wrong types for the target, a -lines
 FUNC that names no function, -lines or -diff with -html - (both would write stdout), or a library

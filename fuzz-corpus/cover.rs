@@ -298,7 +298,13 @@ fn select(layout: &Layout, name: &str, lib: &Path) -> Result<Vec<usize>, CliErro
 fn output(o: &Options, p: &Prepared, r: &Report, old: Option<&Hits>) -> Result<(), CliError> {
     let lib_time = std::fs::metadata(o.lib).and_then(|m| m.modified()).ok();
     let mut sources = Sources::new(&r.files, lib_time);
-    let page = o.html.map(|_| crate::cover_html::render(r, &mut sources));
+    let diff = o.diff.zip(old).map(|(d, h)| cover_diff::Old {
+        name: fuzz_core::error::shown(d),
+        hit: &h.hit,
+    });
+    let page = o
+        .html
+        .map(|_| crate::cover_html::render(r, &mut sources, diff.as_ref()));
     match (o.html, &page) {
         (Some(out), Some(page)) if is_stdio(out) => {
             return fuzz_cli::io::write_stdout(page.as_bytes());

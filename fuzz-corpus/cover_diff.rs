@@ -51,6 +51,41 @@ pub fn print(r: &Report, old_hit: &[bool], sources: &mut Sources) -> Result<(), 
     Ok(())
 }
 
+/// What OLD covered of each block (per PC table entry), for the page.
+pub struct Old<'a> {
+    /// OLD as given.
+    pub name: String,
+    pub hit: &'a [bool],
+}
+
+impl Old<'_> {
+    pub fn ran(&self, b: &Block) -> bool {
+        self.hit.get(b.index).copied().unwrap_or(false)
+    }
+
+    /// A function's blocks OLD covered, gained and lost.
+    pub fn function(&self, f: &Function) -> (usize, usize, usize) {
+        let blocks: Vec<&Block> = all_blocks(f).collect();
+        let before = blocks.iter().filter(|b| self.ran(b)).count();
+        let gained = blocks.iter().filter(|b| b.hit && !self.ran(b)).count();
+        let lost = blocks.iter().filter(|b| !b.hit && self.ran(b)).count();
+        (before, gained, lost)
+    }
+
+    /// `+` where a block that starts on the line was gained, `-` where
+    /// one was lost (`±` both), as the text diff marks lines.
+    pub fn line(&self, l: &crate::cover_report::Line) -> Option<&'static str> {
+        let gained = l.blocks.iter().any(|b| b.hit && !self.ran(b));
+        let lost = l.blocks.iter().any(|b| !b.hit && self.ran(b));
+        match (gained, lost) {
+            (true, true) => Some("&plusmn;"),
+            (true, false) => Some("+"),
+            (false, true) => Some("&minus;"),
+            (false, false) => None,
+        }
+    }
+}
+
 /// Every block of a function: those placed on lines and the others.
 fn all_blocks(f: &Function) -> impl Iterator<Item = &Block> {
     f.lines

@@ -6,6 +6,7 @@
 //! differ in colour and mark. The page is the same for the same report
 //! (no timestamps), so two reports compare with diff.
 
+use crate::cover_diff::Old;
 use crate::cover_report::{percent, totals, Function, Line, Mark, Report};
 use crate::cover_text::{addresses, by_file};
 use crate::sources::Sources;
@@ -109,13 +110,17 @@ fn groups(r: &Report) -> Groups<'_> {
     groups
 }
 
-/// The page.
-pub fn render(r: &Report, sources: &mut Sources) -> String {
+/// The page; with `old` (-diff), what the corpus gained and lost
+/// against OLD too.
+pub fn render(r: &Report, sources: &mut Sources, old: Option<&Old>) -> String {
     let groups = groups(r);
     let (cf, nf, cb, nb) = totals(&r.functions);
     let stops = stops(&groups);
     let mut h = String::with_capacity(4096 + r.functions.len() * 2000);
     header(&mut h, r, &stops);
+    if let Some(old) = old {
+        diff_section(&mut h, r, old, &groups);
+    }
     if r.functions.is_empty() {
         h.push_str("<p>The library has no instrumented functions.</p>\n");
     }
@@ -124,7 +129,12 @@ pub fn render(r: &Report, sources: &mut Sources) -> String {
         .zip(stops.iter().cycle().skip(1))
         .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect();
-    let mut page = Page { h, next, sources };
+    let mut page = Page {
+        h,
+        next,
+        sources,
+        old,
+    };
     for ((by_prefix, _, key), fs) in &groups {
         group(&mut page, *by_prefix, key, fs);
     }
@@ -145,6 +155,62 @@ struct Page<'a, 'b> {
     /// the next one of each.
     next: HashMap<&'a str, &'a str>,
     sources: &'a mut Sources<'b>,
+    old: Option<&'a Old<'a>>,
+}
+
+/// -diff's part of the page: the totals against OLD, then each function
+/// that gained or lost blocks, linked to its source, where the lines
+/// that changed are marked + and &minus;.
+fn diff_section(h: &mut String, r: &Report, old: &Old, groups: &Groups) {
+    let mut rows = String::new();
+    let (mut before, mut gained, mut lost, mut total) = (0, 0, 0, 0);
+    for fs in groups.values() {
+        for &(i, f) in fs {
+            let (b, g, l) = old.function(f);
+            before += b;
+            gained += g;
+            lost += l;
+            total += f.blocks;
+            if g + l > 0 {
+                let _ = writeln!(
+                    rows,
+                    "<tr><td class=\"chg\">{}{}</td><td><a href=\"#f{i}\">{}</a></td>\
+                     <td class=\"num\">{b}/{n} &rarr; {}/{n}</td></tr>",
+                    if g > 0 {
+                        format!("+{g} ")
+                    } else {
+                        String::new()
+                    },
+                    if l > 0 {
+                        format!("&minus;{l}")
+                    } else {
+                        String::new()
+                    },
+                    esc(&f.name),
+                    f.covered,
+                    n = f.blocks
+                );
+            }
+        }
+    }
+    let after: usize = r.functions.iter().map(|f| f.covered).sum();
+    let _ = writeln!(
+        h,
+        "<section class=\"diff\"><h2>Against <code>{}</code></h2>\n\
+         <p>blocks {before}/{total} &rarr; {after}/{total}: +{gained} gained, &minus;{lost} lost\
+         {}</p>",
+        esc(&old.name),
+        if rows.is_empty() {
+            "; no function changed"
+        } else {
+            "; the lines where a gained (+) or lost (&minus;) block starts are marked in each \
+             function"
+        }
+    );
+    if !rows.is_empty() {
+        let _ = writeln!(h, "<table class=\"diff\">\n{rows}</table>");
+    }
+    h.push_str("</section>\n");
 }
 
 /// The element id of a function's line: `f3-L42` for a line of the
@@ -380,10 +446,14 @@ fn source(p: &mut Page, func: usize, f: &Function, own: bool, file: usize, lines
             None => String::new(),
         };
         let text = text.unwrap_or_else(|| format!("<span class=\"addr\">{}</span>", addresses(l)));
+        let change = match p.old.and_then(|o| o.line(l)) {
+            Some(sign) => format!("<span class=\"chg\">{sign}</span>"),
+            None => String::new(),
+        };
         let _ = writeln!(
             rows,
             "<tr id=\"{id}\" class=\"{}\" title=\"{}\">\
-             <td class=\"ln\"><a href=\"#{id}\">{number}</a></td><td class=\"mk\">{}</td>\
+             <td class=\"ln\">{change}<a href=\"#{id}\">{number}</a></td><td class=\"mk\">{}</td>\
              <td class=\"cnt\">{}</td><td class=\"code\">{text}</td>\
              <td class=\"next\">{next}</td></tr>",
             mark.class(),
@@ -557,6 +627,10 @@ code.blk { margin-left:.4rem; padding:0 .3rem; border-radius:3px; }
 code.blk.none { background:var(--none-bg); color:var(--none); }
 code.blk.full { background:var(--full-bg); color:var(--full); }
 footer { margin-top:2rem; color:var(--muted); font-size:12px; }
+section.diff { border:1px solid var(--line); border-radius:6px; padding:.5rem 1rem; margin:0 0 1rem; }
+section.diff h2 { font-size:1.1rem; margin:.2rem 0; }
+table.diff td { padding:0 .6rem 0 0; }
+.chg { font-weight:700; color:var(--fg); margin-right:.3rem; }
 "#;
 
 #[cfg(test)]

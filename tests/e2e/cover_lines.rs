@@ -426,6 +426,51 @@ fn cover_diff_shows_what_a_corpus_adds_and_loses_by_line() {
         .all(|l| l.starts_with("+ ") || l.starts_with("- ")));
     assert!(r.stderr.contains("1 entry of -diff's"), "{}", r.stderr);
 
+    // With -html too, the page holds the same diff: the totals, the
+    // changed functions linked to their source, the changed lines marked.
+    let page = d.join("diff.html");
+    let page_s = page.to_str().unwrap();
+    let args = ["cover", "-diff", &old, "-html", page_s, &lib, &new];
+    let r2 = run_in(d, "fuzz-corpus", &args).expect(0);
+    assert_eq!(r2.out(), out, "the text diff is the same with -html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let section = &html[html.find("<section class=\"diff\">").expect(&html)..];
+    let section = &section[..section.find("</section>").unwrap()];
+    // The text's totals, "(+G -L)", are the page's.
+    let counts = &summary[summary.find("(+").unwrap() + 2..summary.find(')').unwrap()];
+    let (gained, lost) = counts.split_once(" -").unwrap();
+    let totals = format!("+{gained} gained, &minus;{lost} lost");
+    assert!(section.contains(&totals), "{totals}: {section}");
+    let parsed = parse_page(&html);
+    for (name, change) in [
+        ("reset", "+1 "),
+        ("add", "+"),
+        ("LLVMFuzzerTestOneInput", "+"),
+    ] {
+        let link = format!("<a href=\"#{}\">{name}</a>", parsed.numbers[name]);
+        let row = section.lines().find(|l| l.contains(&link)).expect(section);
+        assert!(
+            row.contains(&format!("<td class=\"chg\">{change}")),
+            "{row}"
+        );
+    }
+    let own = section
+        .lines()
+        .find(|l| l.contains("LLVMFuzzerTestOneInput"))
+        .unwrap();
+    assert!(own.contains("&minus;1</td>"), "{own}");
+    let f = &parsed.numbers["LLVMFuzzerTestOneInput"];
+    let marked = |n: u32| {
+        let id = format!("<tr id=\"{f}-L{n}\"");
+        let row = &html[html.find(&id).unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        row.find("<span class=\"chg\">")
+            .map(|k| row[k + 18..].chars().next().unwrap())
+    };
+    assert_eq!(marked(call), Some('+'));
+    assert_eq!(marked(line_of("total = total * 2;")), Some('&'));
+    assert_eq!(marked(line_of("switch (data[0]) {")), None);
+
     // The same corpus on both sides: no difference, the totals alone.
     let r = run_in(d, "fuzz-corpus", &["cover", "-diff", &new, &lib, &new]).expect(0);
     let out = r.out();
