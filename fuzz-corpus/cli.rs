@@ -235,8 +235,9 @@ the compiler decided a test on the paths taken, or moved it to the line above (-
 ran in source terms can show no code run.
 
 -lines FUNC prints, instead of the listing, the function FUNC (every function of that name; else
-those whose name ends in ::FUNC; several are separated by a blank line): a header, FUNC FILE:LINE:
-C/N blocks (P%), reached by E entries, then each line from its first with code to its last as
+those whose name ends in ::FUNC or .FUNC (Go's pkg.Func); several are separated by a blank line):
+a header, FUNC FILE:LINE: C/N blocks (P%), reached by E entries, then each line from its first
+with code to its last as
 NUMBER MARK COUNT | TEXT, where MARK is > (covered), ~ (partly covered), ! (not reached), . (code
 the counts do not tell of) or blank (no code), and TEXT is the source line's bytes as the
 file has them. Lines of another file (code included from a header) follow under in FILE:. A

@@ -250,7 +250,7 @@ fn layout(
 }
 
 /// The functions `-lines FUNC` names: those of that name, else those
-/// whose name ends in `::FUNC` (a Rust or C++ path), else the one whose
+/// whose name ends in `::FUNC` (a Rust or C++ path) or `.FUNC` (Go's), else the one whose
 /// entry is at the address FUNC (`0x…`, as the listing shows a function
 /// without a name).
 fn select(layout: &Layout, name: &str, lib: &Path) -> Result<Vec<usize>, CliError> {
@@ -260,8 +260,9 @@ fn select(layout: &Layout, name: &str, lib: &Path) -> Result<Vec<usize>, CliErro
     };
     let mut found = find(&|s| s.name == name);
     if found.is_empty() && !name.is_empty() {
-        let suffix = format!("::{name}");
-        found = find(&|s| s.name.ends_with(&suffix));
+        // A Rust or C++ path, or a Go package path (pkg.Func, pkg.(*T).M).
+        let (rust, go) = (format!("::{name}"), format!(".{name}"));
+        found = find(&|s| s.name.ends_with(&rust) || s.name.ends_with(&go));
     }
     if found.is_empty() {
         // Inlined everywhere: its lines are in the functions it was

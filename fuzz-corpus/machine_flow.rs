@@ -229,6 +229,27 @@ impl Flow {
         if led_in {
             return Ran::Yes;
         }
+        // A diamond: a block that ran whose every way on comes straight
+        // here (Go's saturating counter increment is one).
+        let joined = |p: usize| {
+            let s = &self.blocks[p].succs;
+            !s.is_empty()
+                && s.iter().all(|&m| {
+                    m == b
+                        || (matches!(self.blocks[m].end, End::Falls | End::Jumps)
+                            && self.blocks[m].succs.as_slice() == [b]
+                            && self.blocks[m].preds.as_slice() == [p])
+                })
+        };
+        let diamond = block.preds.iter().any(|&m| {
+            self.blocks[m]
+                .preds
+                .iter()
+                .any(|&p| is(p, Ran::Yes) && self.blocks[p].end == End::Branches && joined(p))
+        });
+        if diamond {
+            return Ran::Yes;
+        }
         if !self.indirect {
             // The only way into a block that ran.
             let only_way = block
@@ -381,6 +402,16 @@ mod tests {
         assert_eq!(both[2], Ran::Yes);
         assert_eq!(both[1], Ran::Unknown);
         assert_eq!(f.ran(false, |_| true), [Ran::No; 4]);
+    }
+
+    #[test]
+    fn a_diamond_with_no_count_on_either_side_joins_where_it_began() {
+        // 0: cmp dl,0xff ; jne 7 ; 5: jmp 9 ; 7: inc edx ; 9: ret -- the
+        // shape of Go's saturating counter increment.
+        let code = [0x80, 0xfa, 0xff, 0x75, 0x02, 0xeb, 0x02, 0xff, 0xc2, 0xc3];
+        let f = Flow::decode(&code, 0, &HashMap::from([(0, 0)]), |_| None).unwrap();
+        assert_eq!(f.blocks.len(), 4);
+        assert_eq!(f.ran(true, |_| true)[3], Ran::Yes);
     }
 
     #[test]

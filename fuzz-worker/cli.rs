@@ -79,7 +79,8 @@ pub enum Command {
     Serve(Serve),
     /// Print the PC table of a library (fuzz-corpus cover reads it): one
     /// line per basic block, with the counter number its coverage features
-    /// carry, its module-relative address and its flags.
+    /// carry, its module-relative address and its flags. A Go library's is
+    /// found in its machine code.
     #[command(hide = true, name = "pc-table")]
     PcTable {
         /// The target library.

@@ -14,6 +14,7 @@ mod ends;
 mod executor;
 mod forked;
 mod fuzzing;
+mod go_cover;
 mod golib;
 mod inputs;
 mod known;
@@ -121,14 +122,12 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             sanitizer_runtime,
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref(), None)?;
-            if lib.is_go() {
-                return Err(CliError::misuse(format!(
-                    "{}: a Go library has no PC table (Go's compiler emits no block addresses), \
-                     so its coverage cannot be shown by line",
-                    lib.path.display()
-                )));
-            }
-            let table = cover::pc_table(&lib);
+            let table = if lib.is_go() {
+                go_cover::pc_table(&lib.path)
+                    .map_err(|e| CliError::misuse(format!("{}: {e}", lib.path.display())))?
+            } else {
+                cover::pc_table(&lib)
+            };
             fuzz_cli::io::write_stdout(fuzz_core::search::pctable::format(&table).as_bytes())?;
             Ok(Status::Success)
         }
