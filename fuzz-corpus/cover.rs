@@ -90,7 +90,8 @@ pub fn run(o: &Options) -> Result<Status, CliError> {
                 .map_err(|err| CliError::from(err.in_file(&e.path)))?;
         }
     }
-    let places = Places::new(&p.table, &p.ranges, &p.layout.placed);
+    let names: Vec<&str> = p.layout.symbols.iter().map(|s| s.name.as_str()).collect();
+    let places = Places::new(&p.table, &p.ranges, &p.layout.placed, &names);
     let hits = cover_hits::run_entries(&mut session, &p.entries, o.timeout, &places)?;
     let old_hits = match &p.old {
         Some(old) => Some(cover_hits::run_entries(

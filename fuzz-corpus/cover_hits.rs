@@ -37,6 +37,8 @@ pub struct Places<'a> {
     /// Each function's entry block.
     entry: Vec<usize>,
     machine: Vec<Option<Walk<'a>>>,
+    /// Per function: the functions it was inlined into too.
+    inlined_into: Vec<Vec<usize>>,
 }
 
 /// A function's machine blocks, with the lines (numbered as in `Places`)
@@ -45,10 +47,19 @@ struct Walk<'a> {
     flow: &'a Flow,
     lines: Vec<Vec<usize>>,
     choices: Vec<usize>,
+    /// The lines that hold code inlined from another function.
+    inlined: Vec<usize>,
 }
 
 impl<'a> Places<'a> {
-    pub fn new(table: &[PcEntry], ranges: &[Range<usize>], placed: &'a [Placed]) -> Places<'a> {
+    /// `names` are the functions' names, by which `Placed::inlined`
+    /// names them.
+    pub fn new(
+        table: &[PcEntry],
+        ranges: &[Range<usize>],
+        placed: &'a [Placed],
+        names: &[&str],
+    ) -> Places<'a> {
         let mut by_counter = HashMap::with_capacity(table.len());
         for (f, r) in ranges.iter().enumerate() {
             for i in r.clone() {
@@ -82,15 +93,35 @@ impl<'a> Places<'a> {
                         .map(|ls| ls.iter().map(|&l| ids[l]).collect())
                         .collect(),
                     choices: m.choices.iter().map(|&l| ids[l]).collect(),
+                    inlined: (0..ids.len())
+                        .filter(|&l| m.inlined_lines[l])
+                        .map(|l| ids[l])
+                        .collect(),
                 }
             }));
             line_ids.push(ids);
+        }
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (f, n) in names.iter().enumerate() {
+            by_name.entry(n).or_default().push(f);
+        }
+        let mut inlined_into = vec![Vec::new(); placed.len()];
+        for (host, p) in placed.iter().enumerate() {
+            for f in p
+                .inlined
+                .iter()
+                .flat_map(|n| by_name.get(n.as_str()))
+                .flatten()
+            {
+                inlined_into[*f].push(host);
+            }
         }
         Places {
             by_counter,
             line_of_block,
             lines: number.len(),
             line_ids,
+            inlined_into,
             entry: ranges.iter().map(|r| r.start).collect(),
             machine,
         }
@@ -211,15 +242,27 @@ fn count_entry(places: &Places, features: &[u32], hits: &mut Hits, seen: &mut [V
 /// of them ran, partly when another never did, not reached when none ran
 /// and none may have, unknown otherwise.
 fn mark_lines(places: &Places, seen: &[Vec<Seen>], hits: &mut Hits) {
-    // Per line: some block ran, some never ran, some may have.
+    // Per line: some block ran, some never ran, some may have; from the
+    // functions the entries reached, and apart from those they did not.
+    // A copy of a line inlined into a function nothing reached is that
+    // function's gap, shown on its own lines (the call's): it counts only
+    // where the line has no copy in a reached function, and then says
+    // nothing of the line itself.
     let mut state = vec![(false, false, false); places.lines];
+    let mut unreached = vec![(false, false, false); places.lines];
+    let mut inlined_unreached = vec![false; places.lines];
     let mut choices = vec![0; places.lines];
     let mut walked = vec![false; places.lines];
-    for (walk, seen) in places.machine.iter().zip(seen) {
+    for (f, (walk, seen)) in places.machine.iter().zip(seen).enumerate() {
         let Some(walk) = walk else { continue };
+        let into = if hits.func_entries[f] > 0 {
+            &mut state
+        } else {
+            &mut unreached
+        };
         for (lines, s) in walk.lines.iter().zip(seen) {
             for &l in lines {
-                let st = &mut state[l];
+                let st = &mut into[l];
                 st.0 |= s.yes;
                 st.1 |= !s.yes && !s.unknown;
                 st.2 |= !s.yes && s.unknown;
@@ -229,8 +272,28 @@ fn mark_lines(places: &Places, seen: &[Vec<Seen>], hits: &mut Hits) {
         for &l in &walk.choices {
             choices[l] += 1;
         }
+        if hits.func_entries[f] == 0 {
+            // Its code inlined from elsewhere, or all of it when its body
+            // ran inlined into a function that was reached.
+            let ran_inlined = places.inlined_into[f]
+                .iter()
+                .any(|&h| hits.func_entries[h] > 0);
+            let lines: Vec<usize> = match ran_inlined {
+                true => walk.lines.iter().flatten().copied().collect(),
+                false => walk.inlined.clone(),
+            };
+            for l in lines {
+                inlined_unreached[l] = true;
+            }
+        }
     }
     for l in (0..places.lines).filter(|&l| walked[l]) {
+        if state[l] == (false, false, false) {
+            state[l] = match inlined_unreached[l] {
+                true => (false, false, true),
+                false => unreached[l],
+            };
+        }
         let mark = match state[l] {
             (true, false, _) => Mark::Covered,
             (true, true, _) => Mark::Partly,

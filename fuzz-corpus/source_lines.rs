@@ -50,6 +50,8 @@ pub struct Machine {
     pub block_lines: Vec<Vec<usize>>,
     /// The line of each conditional move or set.
     pub choices: Vec<usize>,
+    /// Per line: whether code inlined from another function is on it.
+    pub inlined_lines: Vec<bool>,
 }
 
 /// The source files lines are in, each named once, as DWARF names them.
@@ -186,10 +188,16 @@ fn place_machine(
     }
     let keys: Vec<(usize, u32)> = lines.keys().copied().collect();
     let line_of = |a: u64| keys.binary_search(&key_of(a)?).ok();
-    let mut inlined: Vec<String> = rows
-        .iter()
-        .filter_map(|&(a, _, _)| lookup.inlined_name(a))
-        .collect();
+    let mut inlined = Vec::new();
+    let mut inlined_lines = vec![false; keys.len()];
+    for &(a, _, key) in &rows {
+        if let Some(name) = lookup.inlined_name(a) {
+            inlined.push(name);
+            if let Ok(l) = keys.binary_search(&key) {
+                inlined_lines[l] = true;
+            }
+        }
+    }
     inlined.sort();
     inlined.dedup();
     let block_lines = flow
@@ -214,6 +222,7 @@ fn place_machine(
             flow,
             block_lines,
             choices,
+            inlined_lines,
         }),
         inlined,
     })

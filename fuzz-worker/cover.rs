@@ -70,6 +70,12 @@ pub fn pc_table(lib: &Library) -> Vec<PcEntry> {
         // in a module that stays loaded for the life of the process.
         let words = unsafe { std::slice::from_raw_parts(table.start, table.len * 2) };
         for (i, pair) in words.chunks_exact(2).enumerate() {
+            // LLVM can leave a block it deleted in the table as a small
+            // constant with no relocation: not an address of the library,
+            // and no block to name.
+            if !me.contains(pair[0]) {
+                continue;
+            }
             out.push(PcEntry {
                 counter: first + i as u32,
                 offset: pair[0].wrapping_sub(me.bias) as u64,

@@ -199,6 +199,17 @@ static int token(struct lexer *lx) {
     }
 }
 
+/* Inlined (at -O1 and above) into a function the corpus reaches and into
+ * one it never does: its line is covered; the copy nothing reached is
+ * that caller's gap, shown on the caller's own lines. */
+static inline int weight(int errors) {
+    return errors * 2 + 1;
+}
+
+int tokens_never_called(int errors) {
+    return weight(errors) - 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     struct lexer lx = {data, size, 0, 0, 0, 0, {0}};
     int tokens = 0;
@@ -207,8 +218,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (tokens > 1000)
             break;
     }
-    int level = clamp(lx.errors, 0, 3);
+    int level = clamp(weight(lx.errors), 0, 7);
     if (lx.depth != 0)
         level++;
-    return level > 100 ? -1 : 0;
+    return level * lx.sum == 12345 ? -1 : 0;
 }
