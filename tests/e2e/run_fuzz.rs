@@ -435,6 +435,14 @@ fn comparison_feedback_finds_a_bug_behind_a_ten_byte_memcmp() {
         &["-use_cmp", "1"],
     );
     assert!(crasher.starts_with(b"MAGIC_1234"));
+    // Without comparison feedback and the dictionary read from the code,
+    // nothing gets there: the control.
+    finds_nothing(
+        "libcmp_c_clang.so",
+        "cmp_c_clang",
+        "500000x",
+        &["-use_cmp", "0", "-auto_dict", "0"],
+    );
 }
 
 #[test]
