@@ -19,6 +19,7 @@ pub mod exit;
 pub mod find_worker;
 pub mod interrupt;
 pub mod io;
+pub mod limits;
 pub mod man;
 pub mod package;
 pub mod scratch;

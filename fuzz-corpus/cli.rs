@@ -63,14 +63,8 @@ pub enum Command {
         /// testdata/fuzz/<Target> or a cache directory <lib>-<16 hex>/<Target>, which names it.
         #[arg(long = "target", value_name = "NAME")]
         target: Option<String>,
-        /// With -lib: time one entry may run before it counts as a hang (and is skipped).
-        #[arg(
-            long = "timeout",
-            value_name = "D",
-            default_value = "10s",
-            value_parser = fuzz_core::duration::parse
-        )]
-        timeout: std::time::Duration,
+        #[command(flatten)]
+        timeout: crate::limits::Timeout,
         /// The directory to merge into (created if needed).
         #[arg(value_name = "DST")]
         dst: PathBuf,
@@ -90,14 +84,8 @@ pub enum Command {
         /// or a cache directory <lib>-<16 hex>/<Target> (or a file in one), which names it.
         #[arg(long = "target", value_name = "NAME")]
         target: Option<String>,
-        /// Time one entry may run before it counts as a hang (and is skipped).
-        #[arg(
-            long = "timeout",
-            value_name = "D",
-            default_value = "10s",
-            value_parser = fuzz_core::duration::parse
-        )]
-        timeout: std::time::Duration,
+        #[command(flatten)]
+        timeout: crate::limits::Timeout,
         /// Also write the report as a self-contained HTML page to FILE, each function opening to
         /// its source lines; - writes the page to stdout instead of the listing.
         #[arg(long = "html", value_name = "FILE")]

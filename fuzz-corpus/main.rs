@@ -51,7 +51,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         } => cover::run(&cover::Options {
             lib: &lib,
             target: target.as_deref(),
-            timeout,
+            timeout: timeout.timeout,
             html: html.as_deref(),
             lines: lines.as_deref(),
             diff: diff.as_deref(),
@@ -66,7 +66,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             timeout,
             dst,
             srcs,
-        } => merge_cov::run(&lib, target.as_deref(), timeout, &dst, &srcs),
+        } => merge_cov::run(&lib, target.as_deref(), timeout.timeout, &dst, &srcs),
         Command::Merge {
             lib: None,
             target,

@@ -53,18 +53,8 @@ pub struct Cli {
         value_parser = fuzz_core::duration::Limit::parse
     )]
     pub fuzzminimizetime: fuzz_core::duration::Limit,
-    /// Time one execution may run before it counts as a hang.
-    #[arg(
-        long = "timeout",
-        value_name = "D",
-        default_value = "10s",
-        value_parser = fuzz_core::duration::parse
-    )]
-    pub timeout: std::time::Duration,
-    /// Resident memory (MiB) one execution may reach before it counts as
-    /// out of memory.
-    #[arg(long = "rss_limit_mb", value_name = "MB", default_value_t = 2048)]
-    pub rss_limit_mb: u64,
+    #[command(flatten)]
+    pub limits: crate::limits::Limits,
 }
 
 pub const MAN: crate::man::Extra = crate::man::Extra {

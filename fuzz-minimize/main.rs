@@ -99,8 +99,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         .send(&Request::Check {
             id: 1,
             entry: entry.clone(),
-            timeout_ms: cli.timeout.as_millis() as u64,
-            rss_limit_mb: cli.rss_limit_mb,
+            timeout_ms: cli.limits.timeout().as_millis() as u64,
+            rss_limit_mb: cli.limits.rss_limit_mb,
         })
         .map_err(CliError::misuse)?;
     let checked = match answer(&rx, &mut worker)? {
@@ -232,8 +232,8 @@ fn minimize(
             keep,
             max_execs,
             millis,
-            timeout_ms: cli.timeout.as_millis() as u64,
-            rss_limit_mb: cli.rss_limit_mb,
+            timeout_ms: cli.limits.timeout().as_millis() as u64,
+            rss_limit_mb: cli.limits.rss_limit_mb,
         })
         .map_err(CliError::misuse)?;
     let mut best = entry.to_string();

@@ -116,18 +116,8 @@ pub struct Cli {
     #[arg(long = "testdata", value_name = "DIR", default_value = "testdata")]
     pub testdata: PathBuf,
 
-    /// Time one input may run before it counts as a hang.
-    #[arg(
-        long = "timeout",
-        value_name = "D",
-        default_value = "10s",
-        value_parser = fuzz_core::duration::parse
-    )]
-    pub timeout: std::time::Duration,
-
-    /// Memory limit of a worker in MiB; exceeding it is a finding.
-    #[arg(long = "rss_limit_mb", value_name = "MB", default_value_t = 2048)]
-    pub rss_limit_mb: u64,
+    #[command(flatten)]
+    pub limits: crate::limits::Limits,
 
     /// Largest []byte or string argument the mutator makes, in bytes.
     #[arg(long = "max_len", value_name = "N", default_value_t = 4096)]

@@ -575,9 +575,9 @@ fn run_batch(
         .arg("-target")
         .arg(target)
         .arg("-timeout")
-        .arg(rerun::go_duration(cli.timeout))
+        .arg(rerun::go_duration(cli.limits.timeout()))
         .arg("-rss_limit_mb")
-        .arg(cli.rss_limit_mb.to_string())
+        .arg(cli.limits.rss_limit_mb.to_string())
         .arg("--")
         .arg(&cli.lib)
         .args(batch.iter().map(|(_, p)| operand(cli, p)));

@@ -3,22 +3,18 @@
 //! library, testdata directory and limits, `-run Target/NAME`, every word
 //! shell-quoted, so that pasting it into a shell reproduces the failure.
 
+use fuzz_cli::limits::{Limits, DEFAULT_RSS_LIMIT_MB, DEFAULT_TIMEOUT};
 use fuzz_cli::run::Cli;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// The limits fuzz-run's flags default to: a flag at its default is left
-/// out of the line.
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
 
 /// What the re-run line keeps of a run's command line.
 #[derive(Clone, Debug)]
 pub struct Rerun {
     lib: PathBuf,
     testdata: PathBuf,
-    timeout: Duration,
-    rss_limit_mb: u64,
+    /// A limit at its default is left out of the line.
+    limits: Limits,
     /// A Go package's directory, as given: its entries re-run with go test.
     package: Option<PathBuf>,
 }
@@ -28,8 +24,7 @@ impl Rerun {
         Rerun {
             lib: cli.lib_shown().to_path_buf(),
             testdata: cli.testdata.clone(),
-            timeout: cli.timeout,
-            rss_limit_mb: cli.rss_limit_mb,
+            limits: cli.limits,
             package: cli
                 .package
                 .as_ref()
@@ -75,12 +70,12 @@ fn line(cli: &Rerun, target: &str, entry: &str) -> String {
         words.push("-testdata".into());
         words.push(shell_quote_os(cli.testdata.as_os_str()));
     }
-    if cli.timeout != DEFAULT_TIMEOUT {
+    if cli.limits.timeout() != DEFAULT_TIMEOUT {
         words.push("-timeout".into());
-        words.push(go_duration(cli.timeout));
+        words.push(go_duration(cli.limits.timeout()));
     }
-    if cli.rss_limit_mb != DEFAULT_RSS_LIMIT_MB {
-        words.push(format!("-rss_limit_mb {}", cli.rss_limit_mb));
+    if cli.limits.rss_limit_mb != DEFAULT_RSS_LIMIT_MB {
+        words.push(format!("-rss_limit_mb {}", cli.limits.rss_limit_mb));
     }
     words.push("-run".into());
     words.push(shell_quote(&run));

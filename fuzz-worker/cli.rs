@@ -45,23 +45,14 @@ pub enum Command {
         /// The target to run (needed when the library has several).
         #[arg(long = "target", value_name = "NAME")]
         target: Option<String>,
-        /// Time one input may run before it counts as a hang.
-        #[arg(
-            long = "timeout",
-            value_name = "D",
-            default_value = "10s",
-            value_parser = fuzz_core::duration::parse
-        )]
-        timeout: std::time::Duration,
+        #[command(flatten)]
+        limits: crate::limits::Limits,
         /// Inputs are raw bytes, not v1 files.
         #[arg(long = "raw")]
         raw: bool,
         /// Sanitizer runtime to preload (default: asked from clang-19).
         #[arg(long = "sanitizer-runtime", value_name = "PATH")]
         sanitizer_runtime: Option<PathBuf>,
-        /// Memory limit in MiB; a run that exceeds it is "out of memory".
-        #[arg(long = "rss_limit_mb", value_name = "MB", default_value_t = 2048)]
-        rss_limit_mb: u64,
         /// Also print how many coverage features each input reached, and a fingerprint of them.
         #[arg(long = "coverage")]
         coverage: bool,
@@ -106,17 +97,10 @@ pub enum Command {
             value_parser = parse_count
         )]
         n: u64,
-        /// Time the input may run, checked once in a child before the timing, as run does.
-        #[arg(
-            long = "timeout",
-            value_name = "D",
-            default_value = "10s",
-            value_parser = fuzz_core::duration::parse
-        )]
-        timeout: std::time::Duration,
-        /// Memory limit in MiB for that check.
-        #[arg(long = "rss_limit_mb", value_name = "MB", default_value_t = 2048)]
-        rss_limit_mb: u64,
+        /// The limits of the one run in a child that checks the input before the timing, as
+        /// run runs it.
+        #[command(flatten)]
+        limits: crate::limits::Limits,
         /// The input is raw bytes, not a v1 file.
         #[arg(long = "raw")]
         raw: bool,

@@ -99,10 +99,9 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         Command::Run {
             lib,
             target,
-            timeout,
+            limits,
             raw,
             sanitizer_runtime,
-            rss_limit_mb,
             coverage,
             json,
             inputs,
@@ -111,8 +110,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             let target = runnable(&lib, target.as_deref())?;
             let shown = Shown { coverage, json };
             let limits = forked::Limits {
-                timeout,
-                rss_limit_mb,
+                timeout: limits.timeout(),
+                rss_limit_mb: limits.rss_limit_mb,
             };
             run_inputs(&lib, target, &inputs, raw, limits, shown)
         }
@@ -135,8 +134,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             lib,
             target,
             n,
-            timeout,
-            rss_limit_mb,
+            limits,
             raw,
             sanitizer_runtime,
             cmp_outcomes,
@@ -152,8 +150,8 @@ fn run(cli: Cli) -> Result<Status, CliError> {
             // -rss_limit_mb): one that fails is reported as run reports it,
             // and not timed.
             let limits = forked::Limits {
-                timeout,
-                rss_limit_mb,
+                timeout: limits.timeout(),
+                rss_limit_mb: limits.rss_limit_mb,
             };
             let name = input
                 .as_deref()
