@@ -1,6 +1,7 @@
 //! The flags of `fuzz-run`, the coordinator.
 
 use clap::Parser;
+use fuzz_core::worker::protocol::parse_flag01;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -61,10 +62,8 @@ use std::path::PathBuf;
         within a second of fuzz-run's own (a scheduler stopping a job, as Slurm's scancel, signals \
         every process of it) is a stop, not a finding.\n\n\
         The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
-        -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -auto_dict, -utf8, \
-        -ascii_num, -cmp_outcomes, -entropic, -size_weight, -fresh_weight, -fresh_first, -cull, \
-        -stack, -cross_over, -len_control, -seed, -sync, -sync_id, -sync_interval) are ignored \
-        without it."
+        -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -cmp_outcomes, -seed, \
+        -sync, -sync_id, -sync_interval, and the Search switches) are ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object), or a Go package's directory,
@@ -148,70 +147,6 @@ pub struct Cli {
     )]
     pub use_cmp: bool,
 
-    /// Choose which entry to mutate by the rarity of the coverage it reaches, small entries first
-    /// (1, the default), or round-robin as Go does (0).
-    #[arg(
-        long = "entropic",
-        value_name = "0|1",
-        default_value = "1",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub entropic: bool,
-
-    /// Now and then splice two entries into one before mutating (1, the default), or never (0).
-    #[arg(
-        long = "cross_over",
-        value_name = "0|1",
-        default_value = "1",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub cross_over: bool,
-
-    /// An automatic dictionary (1, the default), or none (0): the comparison operands that led to
-    /// new coverage (with -use_cmp), and the text constants and file signatures compared in the
-    /// target's x86-64 code that no comparison callback shows (rustc's `slice == b"MAGIC_1234"`, a
-    /// 24-bit `== b"GIF"`, an inlined `starts_with` of PNG's signature).
-    #[arg(
-        long = "auto_dict",
-        value_name = "0|1",
-        default_value = "1",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub auto_dict: bool,
-
-    /// Now and then write a whole character outside ASCII (two to four bytes of UTF-8: é, Ж, 日, 😀)
-    /// into a []byte or string argument that is valid UTF-8, inserted or in place of one (1), or
-    /// never (0, the default). Byte mutations almost never make such a character, and a target that
-    /// reads text rejects the broken sequences they make instead; arguments that are not valid
-    /// UTF-8 are left alone. For targets whose paths need text in other scripts: on SQLite and
-    /// serde_json it costs coverage (bench/README.md).
-    #[arg(
-        long = "utf8",
-        value_name = "0|1",
-        default_value = "0",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub utf8: bool,
-
-    /// Now and then find a number written as decimal text in a []byte or string argument (a JSON
-    /// number, a SQL LIMIT, a regex's {2,5}) and change it as a number: ±1, ×2, ÷2, negated, a
-    /// random value of its size, a value at an integer type's edge, written back as text (1); or
-    /// never (0, the default), leaving numbers to the byte mutators, as Go does. Text without a
-    /// number gets one inserted. AFL++ and libFuzzer do the same; on the bench suite's libraries
-    /// it gained nothing at 60 s (bench/LOG.md), so it is for targets whose paths hang on a value.
-    #[arg(
-        long = "ascii_num",
-        value_name = "0|1",
-        default_value = "0",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub ascii_num: bool,
-
     /// Count the outcome of each comparison the target makes (equal, below, above) as coverage of
     /// its own (1), or not (0, the default): an input that decides a comparison another way than
     /// the corpus ever did is kept even when no edge tells it (a result stored, or fed to a select
@@ -227,71 +162,9 @@ pub struct Cli {
     )]
     pub cmp_outcomes: bool,
 
-    /// With -entropic, weigh smaller entries more (1, the default: an entry's weight is divided
-    /// by 1 + √(size/64)), or weigh them by what they reach and their speed alone (0), as AFL++
-    /// 4.40c nearly does.
-    #[arg(
-        long = "size_weight",
-        value_name = "0|1",
-        default_value = "1",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub size_weight: bool,
-
-    /// With -entropic, weigh an entry 4 times more until it has been the parent of 64 chains of
-    /// mutations (1), as AFL++ weighs entries not yet fuzzed; or not (0, the default).
-    #[arg(
-        long = "fresh_weight",
-        value_name = "0|1",
-        default_value = "0",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub fresh_weight: bool,
-
-    /// With -entropic, mutate each new entry that is favoured before any other, the oldest first,
-    /// until it has been the parent of 64 chains of mutations (1), as AFL++ fuzzes new favoured
-    /// entries first; or let new entries compete by weight alone (0, the default).
-    #[arg(
-        long = "fresh_first",
-        value_name = "0|1",
-        default_value = "0",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub fresh_first: bool,
-
-    /// With -entropic, favour only the entries a greedy cover of the edges needs (1): each edge
-    /// not yet covered takes its smallest entry, which covers all of its edges, as AFL++ culls its
-    /// queue; or favour every edge's smallest entry (0, the default).
-    #[arg(
-        long = "cull",
-        value_name = "0|1",
-        default_value = "0",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub cull: bool,
-
-    /// Stack several mutations on each input of a chain of mutations (1): each chain draws a
-    /// height of 1, 2, 4 or 8, and each of its inputs gets 1 to that many mutations more than the
-    /// one before, as AFL++'s havoc stacks 1 to 2, 4, 8 or 16 on each input; or one each, as Go
-    /// and libFuzzer do (0, the default).
-    #[arg(
-        long = "stack",
-        value_name = "0|1",
-        default_value = "0",
-        value_parser = parse_flag01,
-        action = clap::ArgAction::Set
-    )]
-    pub stack: bool,
-
-    /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest
-    /// by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to
-    /// -max_len at once.
-    #[arg(long = "len_control", value_name = "N", default_value_t = 100)]
-    pub len_control: u32,
+    /// The switches of the search beyond Go's (fuzz_core::worker::protocol::Search).
+    #[command(flatten)]
+    pub search: fuzz_core::worker::protocol::Search,
 
     /// Seed of the random generator, for a reproducible run.
     #[arg(long = "seed", value_name = "N")]
@@ -380,14 +253,6 @@ fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
     match fuzz_core::duration::parse(s)? {
         d if d.is_zero() => Err(format!("{s:?}: want a positive duration (30s, 1m)")),
         d => Ok(d),
-    }
-}
-
-fn parse_flag01(s: &str) -> Result<bool, String> {
-    match s {
-        "1" | "true" => Ok(true),
-        "0" | "false" => Ok(false),
-        _ => Err(format!("{s:?}: want 0 or 1")),
     }
 }
 

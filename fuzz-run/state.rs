@@ -52,19 +52,7 @@ impl Config {
             max_len: cli.max_len,
             seeded: cli.seed.is_some(),
             use_cmp: cli.use_cmp,
-            search: Search {
-                entropic: cli.entropic,
-                cross_over: cli.cross_over,
-                len_control: cli.len_control,
-                auto_dict: cli.auto_dict,
-                utf8: cli.utf8,
-                ascii_num: cli.ascii_num,
-                size_weight: cli.size_weight,
-                fresh_weight: cli.fresh_weight,
-                fresh_first: cli.fresh_first,
-                cull: cli.cull,
-                stack: cli.stack,
-            },
+            search: cli.search,
         }
     }
 
@@ -612,13 +600,9 @@ pub mod tests {
                 cross_over: true,
                 len_control: 100,
                 auto_dict: true,
-                utf8: false,
                 ascii_num: true,
                 size_weight: true,
-                fresh_weight: false,
-                fresh_first: false,
-                cull: false,
-                stack: false,
+                ..Search::GO
             },
         }
     }
@@ -768,5 +752,33 @@ pub mod tests {
         assert_eq!(s.execs_left(), Some(0));
         let s = state(config(), 1, &[]);
         assert_eq!(s.execs_left(), None);
+    }
+
+    /// Every switch of the search (each field of `Search`, as the wire
+    /// names it) is a flag of fuzz-run's that reaches the workers' settings:
+    /// adding a switch is adding a field.
+    #[test]
+    fn every_search_field_is_a_flag_that_reaches_the_config() {
+        use clap::Parser;
+        let fields = serde_json::to_value(Search::GO).unwrap();
+        let fields = fields.as_object().unwrap();
+        assert!(fields.len() >= 11, "{fields:?}");
+        for (name, off) in fields {
+            let on = match off {
+                serde_json::Value::Bool(_) => "1".to_string(),
+                serde_json::Value::Number(_) => "7".to_string(),
+                other => panic!("{name}: {other}"),
+            };
+            let flag = format!("--{name}");
+            let cli = Cli::try_parse_from(["fuzz-run", flag.as_str(), on.as_str(), "lib.so"])
+                .unwrap_or_else(|e| panic!("{flag}: {e}"));
+            let got = serde_json::to_value(Config::from_cli(&cli).search).unwrap();
+            let want = if on == "1" {
+                serde_json::json!(true)
+            } else {
+                serde_json::json!(7)
+            };
+            assert_eq!(got[name], want, "{flag} {on}");
+        }
     }
 }

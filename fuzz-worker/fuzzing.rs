@@ -636,16 +636,12 @@ mod tests {
             use_cmp: false,
             search: Search {
                 entropic: true,
-                cross_over: false,
                 len_control,
                 auto_dict: true,
                 utf8: true,
                 ascii_num: true,
                 size_weight: true,
-                fresh_weight: false,
-                fresh_first: false,
-                cull: false,
-                stack: false,
+                ..Search::GO
             },
         }
     }

@@ -281,48 +281,173 @@ pub enum Request {
 }
 
 /// The switches of the search beyond Go's mutator, each off giving Go's
-/// behaviour back.
+/// behaviour back: one definition for fuzz-run's flags (with the `clap`
+/// feature, as fuzz-run flattens them: the doc comments are its --help),
+/// the wire between fuzz-run and its workers, and the engine's settings
+/// (fuzz-worker's fuzzing.rs, `crate::search::schedule::Weights`). A new
+/// switch is a field here and the code that reads it.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[cfg_attr(feature = "clap", command(next_help_heading = "Search"))]
 pub struct Search {
-    /// Choose the parent of each chain of mutations among all entries, by
-    /// the rarity of what they reach (`fuzz_core::search::schedule`); off, only the
-    /// slice's `entry` is mutated.
+    /// Choose which entry to mutate by the rarity of the coverage it reaches, small entries first
+    /// (1, the default), or round-robin as Go does (0).
+    #[cfg_attr(feature = "clap", arg(
+        long = "entropic",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub entropic: bool,
-    /// Splice the parent with another entry now and then.
+
+    /// Now and then splice two entries into one before mutating (1, the default), or never (0).
+    #[cfg_attr(feature = "clap", arg(
+        long = "cross_over",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub cross_over: bool,
-    /// Length control: byte arguments may grow only by small steps when
-    /// this many executions (times log2 of the current cap) bring nothing
-    /// new, as libFuzzer's -len_control; 0 lets them grow to `max_len` at
-    /// once.
+
+    /// Length control, as libFuzzer's: []byte and string arguments grow beyond the corpus's longest
+    /// by small steps, after N×log2(length) executions without new coverage; 0 lets them grow to
+    /// -max_len at once.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "len_control", value_name = "N", default_value_t = 100)
+    )]
     pub len_control: u32,
-    /// An automatic dictionary: the comparison operands that led to new
-    /// coverage (libFuzzer's persistent auto-dictionary), and the words of
-    /// the target's code (`crate::search::codewords`).
+
+    /// An automatic dictionary (1, the default), or none (0): the comparison operands that led to
+    /// new coverage (with -use_cmp), and the text constants and file signatures compared in the
+    /// target's x86-64 code that no comparison callback shows (rustc's `slice == b"MAGIC_1234"`, a
+    /// 24-bit `== b"GIF"`, an inlined `starts_with` of PNG's signature).
+    #[cfg_attr(feature = "clap", arg(
+        long = "auto_dict",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub auto_dict: bool,
-    /// Now and then write a whole character of two to four bytes into a
-    /// `[]byte` or `string` argument that is valid UTF-8
-    /// (`crate::search::utf8`).
+
+    /// Now and then write a whole character outside ASCII (two to four bytes of UTF-8: é, Ж, 日, 😀)
+    /// into a []byte or string argument that is valid UTF-8, inserted or in place of one (1), or
+    /// never (0, the default). Byte mutations almost never make such a character, and a target that
+    /// reads text rejects the broken sequences they make instead; arguments that are not valid
+    /// UTF-8 are left alone. For targets whose paths need text in other scripts: on SQLite and
+    /// serde_json it costs coverage (bench/README.md).
+    #[cfg_attr(feature = "clap", arg(
+        long = "utf8",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub utf8: bool,
-    /// Now and then change a number written as decimal text as a number
-    /// (`crate::search::asciinum`).
+
+    /// Now and then find a number written as decimal text in a []byte or string argument (a JSON
+    /// number, a SQL LIMIT, a regex's {2,5}) and change it as a number: ±1, ×2, ÷2, negated, a
+    /// random value of its size, a value at an integer type's edge, written back as text (1); or
+    /// never (0, the default), leaving numbers to the byte mutators, as Go does. Text without a
+    /// number gets one inserted. AFL++ and libFuzzer do the same; on the bench suite's libraries
+    /// it gained nothing at 60 s (bench/LOG.md), so it is for targets whose paths hang on a value.
+    #[cfg_attr(feature = "clap", arg(
+        long = "ascii_num",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub ascii_num: bool,
-    /// With `entropic`, smaller entries weigh more
-    /// (`crate::search::schedule::Weights::size`).
+
+    /// With -entropic, weigh smaller entries more (1, the default: an entry's weight is divided
+    /// by 1 + √(size/64)), or weigh them by what they reach and their speed alone (0), as AFL++
+    /// 4.40c nearly does.
+    #[cfg_attr(feature = "clap", arg(
+        long = "size_weight",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub size_weight: bool,
-    /// With `entropic`, a new entry weighs more until it has been the
-    /// parent of a few chains (`crate::search::schedule::Weights::fresh`).
+
+    /// With -entropic, weigh an entry 4 times more until it has been the parent of 64 chains of
+    /// mutations (1), as AFL++ weighs entries not yet fuzzed; or not (0, the default).
+    #[cfg_attr(feature = "clap", arg(
+        long = "fresh_weight",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub fresh_weight: bool,
-    /// With `entropic`, a new favoured entry is picked before any draw
-    /// until it has been the parent of a few chains
-    /// (`crate::search::schedule::Weights::first`).
+
+    /// With -entropic, mutate each new entry that is favoured before any other, the oldest first,
+    /// until it has been the parent of 64 chains of mutations (1), as AFL++ fuzzes new favoured
+    /// entries first; or let new entries compete by weight alone (0, the default).
+    #[cfg_attr(feature = "clap", arg(
+        long = "fresh_first",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub fresh_first: bool,
-    /// With `entropic`, only the entries a greedy cover of the edges
-    /// needs are favoured (`crate::search::schedule::Weights::cull`).
+
+    /// With -entropic, favour only the entries a greedy cover of the edges needs (1): each edge
+    /// not yet covered takes its smallest entry, which covers all of its edges, as AFL++ culls its
+    /// queue; or favour every edge's smallest entry (0, the default).
+    #[cfg_attr(feature = "clap", arg(
+        long = "cull",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub cull: bool,
-    /// Stack up to 1, 2, 4 or 8 mutations (drawn for each chain) on each
-    /// input of a chain instead of one, as AFL++'s havoc stacks up to 2,
-    /// 4, 8 or 16 (drawn for each pick) on each input.
+
+    /// Stack several mutations on each input of a chain of mutations (1): each chain draws a
+    /// height of 1, 2, 4 or 8, and each of its inputs gets 1 to that many mutations more than the
+    /// one before, as AFL++'s havoc stacks 1 to 2, 4, 8 or 16 on each input; or one each, as Go
+    /// and libFuzzer do (0, the default).
+    #[cfg_attr(feature = "clap", arg(
+        long = "stack",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
     pub stack: bool,
+}
+
+impl Search {
+    /// Every switch off: Go's own engine.
+    pub const GO: Search = Search {
+        entropic: false,
+        cross_over: false,
+        len_control: 0,
+        auto_dict: false,
+        utf8: false,
+        ascii_num: false,
+        size_weight: false,
+        fresh_weight: false,
+        fresh_first: false,
+        cull: false,
+        stack: false,
+    };
+}
+
+/// A 0|1 switch as fuzz-run's flags spell it (`true` and `false` too).
+pub fn parse_flag01(s: &str) -> Result<bool, String> {
+    match s {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(format!("{s:?}: want 0 or 1")),
+    }
 }
 
 /// What a minimization must keep.
@@ -491,16 +616,12 @@ mod tests {
             corpus: vec!["go test fuzz v1\n[]byte(\"a\")\n".into()],
             search: Search {
                 entropic: true,
-                cross_over: false,
                 len_control: 100,
                 auto_dict: true,
                 utf8: true,
                 ascii_num: true,
                 size_weight: true,
-                fresh_weight: false,
-                fresh_first: false,
-                cull: false,
-                stack: false,
+                ..Search::GO
             },
         };
         let line = to_line(&r);
