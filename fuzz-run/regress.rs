@@ -16,6 +16,7 @@ use fuzz_cli::io::write_stdout;
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::worker::protocol::GoStatus;
+use fuzz_core::worker::run_json::{RunLine, RunOutcome};
 use serde_json::{json, Value as Json};
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -255,45 +256,34 @@ impl Output {
 struct EntryResult {
     name: String,
     path: PathBuf,
-    /// The worker's line (or one we made up when the worker lost the entry).
-    report: Json,
+    /// The worker's line (or one made up when the worker lost the entry).
+    report: RunOutcome,
 }
 
 impl EntryResult {
-    fn outcome(&self) -> &str {
-        self.report
-            .get("outcome")
-            .and_then(Json::as_str)
-            .unwrap_or("lost")
+    fn outcome(&self) -> &'static str {
+        self.report.name()
     }
 
     fn passed(&self) -> bool {
-        matches!(self.outcome(), "ok" | "rejected")
-    }
-
-    fn field(&self, name: &str) -> &str {
-        self.report
-            .get(name)
-            .and_then(Json::as_str)
-            .unwrap_or_default()
+        self.report.passed()
     }
 
     /// The entry's time for the `(0.00s)` column: the worker does not time
     /// entries, so only a hang, which ran for the timeout, shows a time.
     fn secs(&self) -> f64 {
-        self.report
-            .get("timeout_ms")
-            .and_then(Json::as_u64)
-            .map_or(0.0, |ms| ms as f64 / 1000.0)
+        match self.report {
+            RunOutcome::Timeout { timeout_ms, .. } => timeout_ms as f64 / 1000.0,
+            _ => 0.0,
+        }
     }
 
     /// The failure's text: a first line saying what happened, then the
     /// message or report, as go test shows a failing subtest's log.
     fn failure_text(&self) -> String {
-        let report = self.field("report");
-        let (first, rest) = match self.outcome() {
-            "failed" => {
-                let message = &go_log(self.field("message"));
+        let (first, rest) = match &self.report {
+            RunOutcome::Failed { message } => {
+                let message = &go_log(message);
                 if message.trim().is_empty() {
                     (
                         "failed (the target wrote no message)".to_string(),
@@ -303,8 +293,7 @@ impl EntryResult {
                     (message.to_string(), String::new())
                 }
             }
-            "crashed" => {
-                let kind = self.field("kind");
+            RunOutcome::Crashed { kind, report } => {
                 // A sanitizer's kind names itself (`asan: heap-buffer-overflow`);
                 // a signal gets a verb (`crashed: SIGSEGV`).
                 let first = if kind.contains(':') {
@@ -314,35 +303,25 @@ impl EntryResult {
                 };
                 (first, report.to_string())
             }
-            "stack-overflow" => ("stack overflow".to_string(), report.to_string()),
-            "timeout" => {
-                let ms = self.report.get("timeout_ms").and_then(Json::as_u64);
-                let after = ms.map_or_else(
-                    || "the timeout".to_string(),
-                    |ms| format!("{:?}", Duration::from_millis(ms)),
-                );
-                (format!("timed out after {after}"), String::new())
+            RunOutcome::StackOverflow { report, .. } => {
+                ("stack overflow".to_string(), report.to_string())
             }
-            "oom" => {
-                let rss = self.report.get("rss_mb").and_then(Json::as_u64);
-                let first = match rss {
-                    Some(mb) => format!("out of memory ({mb} MiB resident)"),
-                    None => "out of memory".to_string(),
-                };
-                (first, report.to_string())
-            }
-            "exit" => {
-                let code = self.report.get("exit_code").and_then(Json::as_i64);
-                let first = match code {
-                    Some(c) => format!("exited with status {c} (the target called exit)"),
-                    None => "exited (the target called exit)".to_string(),
-                };
-                (first, report.to_string())
-            }
-            _ => {
-                let message = self.field("message");
-                (message.to_string(), String::new())
-            }
+            RunOutcome::Timeout { timeout_ms, .. } => (
+                format!("timed out after {:?}", Duration::from_millis(*timeout_ms)),
+                String::new(),
+            ),
+            RunOutcome::Oom { rss_mb, report, .. } => (
+                format!("out of memory ({rss_mb} MiB resident)"),
+                report.to_string(),
+            ),
+            RunOutcome::Exit {
+                exit_code, report, ..
+            } => (
+                format!("exited with status {exit_code} (the target called exit)"),
+                report.to_string(),
+            ),
+            RunOutcome::Lost { message } => (message.to_string(), String::new()),
+            RunOutcome::Ok | RunOutcome::Rejected => (String::new(), String::new()),
         };
         if rest.trim().is_empty() {
             first
@@ -475,16 +454,13 @@ fn json_results(
             },
             "result": r.outcome(),
         });
-        for key in [
-            "kind",
-            "message",
-            "report",
-            "exit_code",
-            "timeout_ms",
-            "rss_mb",
-        ] {
-            if let Some(v) = r.report.get(key) {
-                ev[key] = v.clone();
+        // The worker's fields of the finding, but its own word for it.
+        if let Json::Object(fields) = json!(r.report) {
+            for (key, v) in fields
+                .into_iter()
+                .filter(|(k, _)| k != "outcome" && k != "ran_ms")
+            {
+                ev[key] = v;
             }
         }
         fuzz_cli::io::json_path(&mut ev, "file", &r.path);
@@ -607,7 +583,7 @@ fn run_batch(
     let mut lines = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<Json>(l).ok())
+        .map(|l| serde_json::from_str::<RunLine>(l).ok().map(|l| l.outcome))
         .collect::<Vec<_>>()
         .into_iter();
     let lost = || {
@@ -619,10 +595,9 @@ fn run_batch(
                 || out.status.to_string(),
                 |l| format!("{}: {l}", out.status),
             );
-        json!({
-            "outcome": "lost",
-            "message": format!("fuzz-worker ended without reporting this entry ({why})"),
-        })
+        RunOutcome::Lost {
+            message: format!("fuzz-worker ended without reporting this entry ({why})"),
+        }
     };
     // Stopped by Ctrl-C, or by a scheduler that signalled the worker too
     // (it may have ended before this process had its own signal): the

@@ -28,6 +28,7 @@ mod supervise;
 use fuzz_cli::io::print_line;
 use fuzz_cli::worker::{Cli, Command};
 use fuzz_cli::{CliError, Status};
+use fuzz_core::worker::run_json::{RunLine, RunOutcome};
 use library::Library;
 use std::path::Path;
 use std::time::Instant;
@@ -281,7 +282,9 @@ fn run_inputs(
         finding |= outcome.is_finding();
         let name = fuzz_cli::io::display(path);
         if shown.json {
-            print_line(to_json(&name, outcome))?;
+            print_line(
+                serde_json::to_string(&to_json(&name, outcome)).expect("a line serializes"),
+            )?;
         } else {
             print_line(format!("{name}: {}", describe(outcome, shown.coverage)))?;
         }
@@ -486,40 +489,66 @@ fn describe(outcome: &Outcome, coverage: bool) -> String {
     }
 }
 
-/// One input's outcome as a JSON object (`run -json`).
-fn to_json(input: &str, outcome: &Outcome) -> serde_json::Value {
-    use serde_json::json;
-    let with_cov = |mut v: serde_json::Value, cov: &Option<(usize, u64)>| {
-        if let Some((n, fp)) = cov {
-            v["features"] = json!(n);
-            v["fingerprint"] = json!(format!("{fp:016x}"));
-        }
-        v
-    };
-    match outcome {
-        Outcome::Ok { cov } => with_cov(json!({"input": input, "outcome": "ok"}), cov),
-        Outcome::Rejected { cov } => with_cov(json!({"input": input, "outcome": "rejected"}), cov),
-        Outcome::Failed { message, cov } => with_cov(
-            json!({"input": input, "outcome": "failed", "message": message}),
+/// One input's outcome as its `run -json` line.
+fn to_json(input: &str, outcome: &Outcome) -> RunLine {
+    let report = |r: &String| r.clone();
+    let (out, cov) = match outcome {
+        Outcome::Ok { cov } => (RunOutcome::Ok, cov),
+        Outcome::Rejected { cov } => (RunOutcome::Rejected, cov),
+        Outcome::Failed { message, cov } => (
+            RunOutcome::Failed {
+                message: message.clone(),
+            },
             cov,
         ),
-        Outcome::Crashed { kind, report } => {
-            json!({"input": input, "outcome": "crashed", "kind": kind.to_string(), "report": report})
-        }
-        Outcome::StackOverflow { report } => {
-            json!({"input": input, "outcome": "stack-overflow", "kind": "stack overflow", "report": report})
-        }
-        Outcome::TimedOut { after, ran, report } => json!({
-            "input": input, "outcome": "timeout", "kind": "timeout",
-            "timeout_ms": after.as_millis() as u64, "ran_ms": ran.as_millis() as u64,
-            "report": report,
-        }),
-        Outcome::OutOfMemory { rss_mb, report } => json!({
-            "input": input, "outcome": "oom", "kind": "out of memory", "rss_mb": rss_mb, "report": report,
-        }),
-        Outcome::Exited { code, report } => json!({
-            "input": input, "outcome": "exit", "kind": format!("exit status {code}"),
-            "exit_code": code, "report": report,
-        }),
+        Outcome::Crashed { kind, report: r } => (
+            RunOutcome::Crashed {
+                kind: kind.to_string(),
+                report: report(r),
+            },
+            &None,
+        ),
+        Outcome::StackOverflow { report: r } => (
+            RunOutcome::StackOverflow {
+                kind: "stack overflow".into(),
+                report: report(r),
+            },
+            &None,
+        ),
+        Outcome::TimedOut {
+            after,
+            ran,
+            report: r,
+        } => (
+            RunOutcome::Timeout {
+                kind: "timeout".into(),
+                timeout_ms: after.as_millis() as u64,
+                ran_ms: ran.as_millis() as u64,
+                report: report(r),
+            },
+            &None,
+        ),
+        Outcome::OutOfMemory { rss_mb, report: r } => (
+            RunOutcome::Oom {
+                kind: "out of memory".into(),
+                rss_mb: *rss_mb,
+                report: report(r),
+            },
+            &None,
+        ),
+        Outcome::Exited { code, report: r } => (
+            RunOutcome::Exit {
+                kind: format!("exit status {code}"),
+                exit_code: *code,
+                report: report(r),
+            },
+            &None,
+        ),
+    };
+    RunLine {
+        input: input.to_string(),
+        outcome: out,
+        features: cov.map(|(n, _)| n),
+        fingerprint: cov.map(|(_, fp)| format!("{fp:016x}")),
     }
 }

@@ -8,4 +8,5 @@
 pub mod client;
 pub mod crash;
 pub mod protocol;
+pub mod run_json;
 pub mod shm;
