@@ -43,13 +43,10 @@ fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliErro
                 if fuzz_cli::interrupt::stopped_with_us(&death.kind, &death.report) {
                     return Err(CliError::interrupted());
                 }
-                // A worker that could not start says why on stderr.
-                let why = death
-                    .report
-                    .lines()
-                    .rev()
-                    .find(|l| l.starts_with("fuzz-worker: "))
-                    .map(|l| l.trim_start_matches("fuzz-worker: ").to_string())
+                // A worker that could not start says why on stderr, as
+                // fuzz-run reads it.
+                let why = fuzz_core::worker::crash::last_said(&death.report)
+                    .map(str::to_string)
                     .unwrap_or(format!("the worker died ({})", death.kind));
                 return Err(CliError::misuse(why));
             }
