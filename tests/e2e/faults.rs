@@ -673,7 +673,7 @@ fn a_minimization_cut_short_by_ctrl_c_is_said() {
     w.seed(
         "FuzzSlowFail",
         "seed",
-        format!("go test fuzz v1\n[]byte({:?})\n", "G".repeat(400)),
+        format!("go test fuzz v1\n[]byte({:?})\n", "G".repeat(4000)),
     );
     let run = w.start_fuzz(
         misbehave(),
@@ -697,7 +697,7 @@ fn a_minimization_cut_short_by_ctrl_c_is_said() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(50));
     let r = run.interrupt();
     assert_eq!(r.code, 1, "a crasher saved\n{}", r.stderr);
     let out = r.out();
