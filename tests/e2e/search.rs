@@ -120,40 +120,39 @@ fn stacked_mutations_find_the_halves_too() {
     halves_found_with(&["-stack", "1"]);
 }
 
+/// Every switch of the search (each field of fuzz_core's `Search`, read
+/// from the type, so a new switch is tested without a word here), plus
+/// -cmp_outcomes, set to its off value: the run still fuzzes, for exactly
+/// the executions asked; and each switch given a value it does not take
+/// is a one-line misuse naming it.
 #[test]
-fn every_switch_off_is_go_s_engine_and_still_runs() {
+fn every_search_switch_off_still_fuzzes_and_a_bad_value_is_misuse() {
     let w = Work::new();
     seed_file(&w, "halves", "start", b"xxxxxxxxxxxx");
-    let off = [
-        "-entropic",
-        "0",
-        "-cross_over",
-        "0",
-        "-len_control",
-        "0",
-        "-auto_dict",
-        "0",
-        "-utf8",
-        "0",
-        "-ascii_num",
-        "0",
-        "-cmp_outcomes",
-        "0",
-        "-size_weight",
-        "0",
-        "-fresh_weight",
-        "0",
-        "-fresh_first",
-        "0",
-        "-cull",
-        "0",
-        "-stack",
-        "0",
-        "-fuzztime",
-        "20000x",
-        "-json",
-    ];
-    let r = fuzz(&w, &example_lib("libhalves.so"), &off).expect(0);
+    let go = serde_json::to_value(fuzz_core::worker::protocol::Search::GO).unwrap();
+    let switches: Vec<(String, String)> = go
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, off)| {
+            (
+                format!("-{name}"),
+                if off.is_boolean() {
+                    "0".into()
+                } else {
+                    off.to_string()
+                },
+            )
+        })
+        .chain([("-cmp_outcomes".to_string(), "0".to_string())])
+        .collect();
+    assert!(switches.len() >= 12, "{switches:?}");
+    let mut args: Vec<&str> = switches
+        .iter()
+        .flat_map(|(f, v)| [f.as_str(), v.as_str()])
+        .collect();
+    args.extend(["-fuzztime", "20000x", "-json"]);
+    let r = fuzz(&w, &example_lib("libhalves.so"), &args).expect(0);
     let end = r
         .out()
         .lines()
@@ -161,19 +160,12 @@ fn every_switch_off_is_go_s_engine_and_still_runs() {
         .unwrap()
         .to_string();
     assert!(end.contains("\"execs\":20000"), "{end}");
-    for (flag, bad) in [
-        ("-entropic", "2"),
-        ("-cross_over", "yes"),
-        ("-len_control", "-1"),
-        ("-utf8", "on"),
-        ("-ascii_num", "2"),
-        ("-cmp_outcomes", "yes"),
-        ("-size_weight", "-1"),
-        ("-fresh_weight", "2"),
-        ("-fresh_first", "yes"),
-        ("-cull", "-1"),
-        ("-stack", "on"),
-    ] {
+    for (flag, off) in &switches {
+        let bad = if off == "0" && flag != "-len_control" {
+            "2"
+        } else {
+            "-1"
+        };
         let r = fuzz(&w, &example_lib("libhalves.so"), &[flag, bad]).expect(2);
         r.one_line_error("fuzz-run", flag);
     }
