@@ -18,7 +18,11 @@ use std::io::Write;
 /// Prints the differences between the report's coverage and `old_hit`
 /// (per PC table entry: whether an entry of OLD ran it).
 pub fn print(r: &Report, old_hit: &[bool], sources: &mut Sources) -> Result<(), CliError> {
-    let old = |b: &Block| old_hit.get(b.index).copied().unwrap_or(false);
+    let olds = Old {
+        name: String::new(),
+        hit: old_hit,
+    };
+    let old = |b: &Block| olds.ran(b);
     let mut out = std::io::BufWriter::new(fuzz_cli::io::stdout());
     for (sign, want) in [('+', true), ('-', false)] {
         // A block changed this way: hit now and not before (+), or the
@@ -32,15 +36,14 @@ pub fn print(r: &Report, old_hit: &[bool], sources: &mut Sources) -> Result<(), 
     }
     let (mut ob, mut nb, mut gained, mut lost, mut of, mut nf, mut total) = (0, 0, 0, 0, 0, 0, 0);
     for f in &r.functions {
-        let blocks: Vec<&Block> = all_blocks(f).collect();
-        let o = blocks.iter().filter(|b| old(b)).count();
+        let (o, g, l) = olds.function(f);
         ob += o;
         nb += f.covered;
         of += usize::from(o > 0);
         nf += usize::from(f.covered > 0);
         total += f.blocks;
-        gained += blocks.iter().filter(|b| b.hit && !old(b)).count();
-        lost += blocks.iter().filter(|b| !b.hit && old(b)).count();
+        gained += g;
+        lost += l;
     }
     writeln!(
         out,
