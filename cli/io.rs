@@ -164,12 +164,22 @@ fn unwritable(dir: &Path) -> Option<String> {
 /// UTF-8 (which JSON text cannot hold), its exact bytes too, in hex, under
 /// `<key>_hex`, so that a script can recover them.
 pub fn json_path(obj: &mut serde_json::Value, key: &str, path: &Path) {
+    let (text, hex) = path_text(path);
+    obj[key] = serde_json::Value::String(text);
+    if let Some(hex) = hex {
+        obj[format!("{key}_hex")] = serde_json::Value::String(hex);
+    }
+}
+
+/// A path as JSON text, and its exact bytes in hex when it is not UTF-8
+/// (see [`json_path`]).
+pub fn path_text(path: &Path) -> (String, Option<String>) {
     use std::os::unix::ffi::OsStrExt;
     let bytes = path.as_os_str().as_bytes();
-    obj[key] = serde_json::Value::String(path.to_string_lossy().into_owned());
-    if std::str::from_utf8(bytes).is_err() {
-        obj[format!("{key}_hex")] = serde_json::Value::String(hex::encode(bytes));
-    }
+    let hex = std::str::from_utf8(bytes)
+        .is_err()
+        .then(|| hex::encode(bytes));
+    (path.to_string_lossy().into_owned(), hex)
 }
 
 /// Set once standard output is found closed (a pipe into `head`).
@@ -239,6 +249,14 @@ pub fn print_path(path: &Path) -> Result<(), CliError> {
     out.write_all(b"\n")?;
     out.flush()?;
     Ok(())
+}
+
+/// Prints one value as a line of JSON on stdout (a `-json` event).
+pub fn print_json(value: &impl serde::Serialize) -> Result<(), CliError> {
+    // The tools' events are plain data (no maps with non-string keys), which
+    // always serialize.
+    let text = serde_json::to_string(value).expect("an event serializes to JSON");
+    print_line(text)
 }
 
 /// Prints one line of results on stdout (a path, a listing line). Unlike

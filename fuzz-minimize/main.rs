@@ -10,6 +10,7 @@ use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::Limit;
 use fuzz_core::worker::client::{Event, Spawn, Worker};
 use fuzz_core::worker::protocol::{Checked, Keep, Request, Response};
+use fuzz_core::worker::serve_args::ServeArgs;
 use fuzz_core::{format::codec, ArgType, Value};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -69,17 +70,12 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         fuzz_cli::target::choose(&worker_bin, &cli.lib, cli.target.as_deref(), &[&cli.input]);
     let dir = fuzz_cli::scratch::dir()?;
     let (tx, rx) = channel();
+    let serve = ServeArgs::new(cli.lib.clone(), target.clone());
     let spawn = Spawn {
         worker: &worker_bin,
-        lib: &cli.lib,
-        target: target.as_deref(),
+        serve: &serve,
         dir: dir.path(),
         capacity: input.len() * 2 + 4096,
-        sanitizer_runtime: None,
-        dict: None,
-        cmp_lib: None,
-        cmp_outcomes: false,
-        warm_up: true,
         cwd: None,
     };
     let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;

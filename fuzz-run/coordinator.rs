@@ -17,9 +17,10 @@ use crate::turns::Turn;
 use fuzz_cli::run::Cli;
 use fuzz_cli::CliError;
 use fuzz_core::duration::Limit;
+use fuzz_core::run_events::{self, secs3, FuzzEvent};
 use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
 use fuzz_core::worker::protocol::{self, GoStatus, Response};
-use serde_json::json;
+use fuzz_core::worker::serve_args::ServeArgs;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -40,12 +41,11 @@ pub enum TurnEnd {
 /// How a target's workers are started.
 struct Launcher {
     worker_bin: PathBuf,
-    lib: PathBuf,
+    /// What every worker serves (the target and the warm-up set at each
+    /// start).
+    serve: ServeArgs,
     /// The workers' working directory: a Go package's.
     cwd: Option<PathBuf>,
-    dict: Option<PathBuf>,
-    cmp_lib: Option<PathBuf>,
-    cmp_outcomes: bool,
     /// Room in shared memory for any input a mutation can make.
     capacity: usize,
     /// Shared memory files and stderr captures.
@@ -59,17 +59,16 @@ impl Launcher {
     fn spawn(&mut self, target: &str, warm_up: bool) -> Result<(usize, Worker), CliError> {
         let id = self.spawned;
         self.spawned += 1;
+        let serve = ServeArgs {
+            target: Some(target.to_string()),
+            no_warm_up: !warm_up,
+            ..self.serve.clone()
+        };
         let spawn = Spawn {
             worker: &self.worker_bin,
-            lib: &self.lib,
-            target: Some(target),
+            serve: &serve,
             dir: self.dir.path(),
             capacity: self.capacity,
-            sanitizer_runtime: None,
-            dict: self.dict.as_deref(),
-            cmp_lib: self.cmp_lib.as_deref(),
-            cmp_outcomes: self.cmp_outcomes,
-            warm_up,
             cwd: self.cwd.as_deref(),
         };
         let w = Worker::spawn(id, &spawn, self.events.clone()).map_err(CliError::misuse)?;
@@ -163,11 +162,13 @@ impl Coordinator {
         let (tx, rx) = channel();
         let launcher = Launcher {
             worker_bin: worker_bin.to_path_buf(),
-            lib: cli.lib.clone(),
+            serve: ServeArgs {
+                dict: cli.dict.clone(),
+                cmp_lib: cli.cmp_lib.clone(),
+                cmp_outcomes: cli.cmp_outcomes,
+                ..ServeArgs::new(cli.lib.clone(), None)
+            },
             cwd: cli.package.as_ref().map(|p| p.dir.clone()),
-            dict: cli.dict.clone(),
-            cmp_lib: cli.cmp_lib.clone(),
-            cmp_outcomes: cli.cmp_outcomes,
             capacity,
             dir: fuzz_cli::scratch::dir()?,
             spawned: 0,
@@ -186,7 +187,7 @@ impl Coordinator {
             .unwrap_or_default();
         let mut state = State::new(Config::from_cli(cli), target.target.clone(), lib_file, rng);
         state.load(seeds.into_iter().chain(cached));
-        reporter.event(json!({"event": "start"}))?;
+        reporter.event(FuzzEvent::Start)?;
         Ok(Some(Coordinator {
             state,
             places,
@@ -213,10 +214,10 @@ impl Coordinator {
                 Some(d) => format!("turn of up to {} with {workers} workers", fmt_duration(d)),
                 None => format!("turn with {workers} workers, until done"),
             });
-            self.reporter.event(json!({
-                "event": "turn", "workers": self.parallel,
-                "seconds": turn.length.map(|d| (d.as_secs_f64() * 1000.0).round() / 1000.0),
-            }))?;
+            self.reporter.event(FuzzEvent::Turn {
+                workers: self.parallel,
+                seconds: turn.length.map(|d| secs3(d.as_secs_f64())),
+            })?;
         }
         let mut result = Ok(TurnEnd::Finished);
         for w in 0..self.parallel {
@@ -321,10 +322,11 @@ impl Coordinator {
             self.reporter
                 .say_elapsed(&format!("now fuzzing with {workers} workers"));
         }
-        self.reporter.event(json!({
-            "event": "baseline", "entries": total,
-            "coverage": self.state.corpus.coverage(), "workers": workers,
-        }))
+        self.reporter.event(FuzzEvent::Baseline {
+            entries: total,
+            coverage: self.state.corpus.coverage(),
+            workers,
+        })
     }
 
     /// Turns one event from the workers into decisions and carries them
@@ -660,7 +662,9 @@ fn report_unrunnable(
     several: bool,
 ) -> Result<(), CliError> {
     if reporter.json {
-        return reporter.event(json!({"event": "failure", "kind": headline, "message": details}));
+        return reporter.event(FuzzEvent::Failure(run_events::Failure::unrunnable(
+            headline, details,
+        )));
     }
     Failure {
         target,

@@ -9,11 +9,11 @@ use crate::report::{Failure, Reporter, Unwritten};
 use crate::rerun::Rerun;
 use crate::state::{Finding, FindingKind, State};
 use fuzz_cli::CliError;
+use fuzz_core::run_events::{self, FuzzEvent};
 use fuzz_core::store::{cache, digest, fsutil};
 use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::shm::{Mutation, MutatorCall};
 use fuzz_core::{ArgType, Value};
-use serde_json::json;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -93,11 +93,13 @@ impl Places {
         let size = fuzz_core::format::codec::decode(entry.as_bytes())
             .map(|v| fuzz_core::search::minimize::size(&v))
             .unwrap_or(0);
-        reporter.event(json!({
-            "event": "new_input", "path": path.display().to_string(),
-            "size": size, "file_size": entry.len(), "new_features": new_features,
-            "coverage": state.corpus.coverage(),
-        }))
+        reporter.event(FuzzEvent::NewInput {
+            path: path.display().to_string(),
+            size,
+            file_size: entry.len(),
+            new_features,
+            coverage: state.corpus.coverage(),
+        })
     }
 
     /// Writes a failing input into `testdata/fuzz/<Target>/`, named by
@@ -195,20 +197,23 @@ impl Places {
                 Err(e) => (None, Some(self.unwritten(&f.entry, e))),
             },
         };
-        let mut event = json!({
-            "event": "failure", "kind": kind, "message": message,
-            "report": f.report, "path": written, "site": f.site,
-            "seed_entry": f.seed_entry, "reproducible": f.reproducible,
-            "minimization_cut_short": f.cut_short,
-        });
-        if let Some(u) = &unwritten {
-            event["write_error"] = json!(u.error);
-            event["input"] = json!(u.text);
-            event["input_size"] = json!(f.entry.len());
-            event["input_sha256"] = json!(digest::sha256_hex(f.entry.as_bytes()));
-            event["kept_at"] = json!(u.kept_at);
-        }
-        reporter.event(event)?;
+        reporter.event(FuzzEvent::Failure(run_events::Failure {
+            kind: kind.to_string(),
+            message: message.to_string(),
+            report: Some(f.report.clone()),
+            path: written.clone(),
+            site: Some(f.site.clone()),
+            seed_entry: f.seed_entry.clone(),
+            reproducible: f.reproducible,
+            minimization_cut_short: f.cut_short,
+            unwritten: unwritten.as_ref().map(|u| run_events::Unwritten {
+                write_error: u.error.clone(),
+                input: u.text.clone(),
+                input_size: f.entry.len(),
+                input_sha256: digest::sha256_hex(f.entry.as_bytes()),
+                kept_at: u.kept_at.clone(),
+            }),
+        }))?;
         if reporter.json {
             return Ok(());
         }

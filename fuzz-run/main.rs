@@ -61,11 +61,11 @@ fn take_package(
 
 fn main() -> std::process::ExitCode {
     fuzz_cli::exit::run_with_matches::<Cli, _>(TOOL, |cli, matches| {
-        let json = cli.json;
+        let (json, fuzzing) = (cli.json, cli.fuzzing());
         let start = std::time::Instant::now();
         let result = run(cli, matches);
         if json {
-            exit_event(&result, start);
+            exit_event(&result, start, fuzzing);
         }
         result
     })
@@ -73,7 +73,8 @@ fn main() -> std::process::ExitCode {
 
 /// With -json, every run ends with this one event, whatever happened:
 /// the outcome and the exit code (see OUTPUT in the man page).
-fn exit_event(result: &Result<Status, CliError>, start: std::time::Instant) {
+fn exit_event(result: &Result<Status, CliError>, start: std::time::Instant, fuzzing: bool) {
+    use fuzz_core::run_events::{secs3, Exit, FuzzEvent, Line, RegressEvent};
     let (outcome, code, message) = match result {
         Ok(Status::Success) => ("ok", 0, None),
         Ok(status) => ("fail", status.code(), None),
@@ -88,16 +89,26 @@ fn exit_event(result: &Result<Status, CliError>, start: std::time::Instant) {
             Some(e.message.as_str()).filter(|m| !m.is_empty()),
         ),
     };
-    let mut ev = serde_json::json!({
-        "event": "exit",
-        "outcome": outcome,
-        "exit_code": code,
-        "elapsed": (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
-    });
-    if let Some(m) = message {
-        ev["message"] = serde_json::json!(m);
-    }
-    let _ = fuzz_cli::io::write_stdout(format!("{ev}\n").as_bytes());
+    let exit = Exit {
+        outcome: outcome.to_string(),
+        exit_code: code,
+        message: message.map(str::to_string),
+    };
+    let elapsed = Some(secs3(start.elapsed().as_secs_f64()));
+    // The same line in either mode, typed as that mode's events are.
+    let _ = if fuzzing {
+        fuzz_cli::io::print_json(&Line {
+            event: FuzzEvent::Exit(exit),
+            target: None,
+            elapsed,
+        })
+    } else {
+        fuzz_cli::io::print_json(&Line {
+            event: RegressEvent::Exit(exit),
+            target: None,
+            elapsed,
+        })
+    };
 }
 
 fn run(mut cli: Cli, matches: &clap::ArgMatches) -> Result<Status, CliError> {

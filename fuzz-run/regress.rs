@@ -15,9 +15,12 @@ use crate::targets::{self, RunFilter, TargetInfo};
 use fuzz_cli::io::write_stdout;
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};
+use fuzz_core::run_events::{
+    secs3, EntryResult as EntryLine, Line, OutcomeDetails, RegressEnd, RegressEvent, TargetResult,
+    Verdict,
+};
 use fuzz_core::worker::protocol::GoStatus;
 use fuzz_core::worker::run_json::{RunLine, RunOutcome};
-use serde_json::{json, Value as Json};
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -100,19 +103,20 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         ))
     });
     if cli.json {
-        let mut end = json!({
-            "event": "end",
-            "lib": lib.to_string(),
-            "outcome": if stopped.is_some() { "stopped" } else if failed_targets == 0 { "ok" } else { "fail" },
-            "elapsed": round3(elapsed),
-            "targets": plans.len(),
-            "failed": failed_targets,
-        });
-        if let Some(e) = &stopped {
-            end["exit_code"] = json!(e.status.code());
-            end["message"] = json!(e.message);
-        }
-        out.json(end)?;
+        let outcome = match (&stopped, failed_targets) {
+            (Some(_), _) => "stopped",
+            (None, 0) => "ok",
+            (None, _) => "fail",
+        };
+        let end = RegressEnd {
+            lib: lib.to_string(),
+            outcome: outcome.to_string(),
+            targets: plans.len(),
+            failed: failed_targets,
+            exit_code: stopped.as_ref().map(|e| e.status.code()),
+            message: stopped.as_ref().map(|e| e.message.clone()),
+        };
+        out.json(RegressEvent::End(end), None, Some(elapsed))?;
     }
     if let Some(e) = stopped {
         return Err(e);
@@ -247,8 +251,18 @@ impl Output {
         write_stdout(s.as_bytes())
     }
 
-    fn json(&mut self, v: Json) -> Result<(), CliError> {
-        write_stdout(format!("{v}\n").as_bytes())
+    /// An event about `target` (or the run), `elapsed` seconds long.
+    fn json(
+        &mut self,
+        event: RegressEvent,
+        target: Option<&str>,
+        elapsed: Option<f64>,
+    ) -> Result<(), CliError> {
+        fuzz_cli::io::print_json(&Line {
+            event,
+            target: target.map(str::to_string),
+            elapsed: elapsed.map(secs3),
+        })
     }
 }
 
@@ -402,23 +416,25 @@ fn unrun(name: &str, why: Unrun, secs: f64, out: &mut Output) -> Result<(), CliE
         Unrun::Skipped(said) => ("SKIP", said.to_vec()),
     };
     if out.json {
-        let mut ev = json!({
-            "event": "target",
-            "target": name,
-            "outcome": if verdict == "FAIL" { "fail" } else { "skip" },
-            "elapsed": round3(secs),
-            "entries": 0,
-            "passed": 0,
-            "skipped": 0,
-            "failed": 0,
-            "malformed": [],
-        });
-        match why {
-            Unrun::Malformed(bad) => ev["malformed"] = json!(bad),
-            Unrun::SetupFailed(said) => ev["setup"] = json!(said.join("\n")),
-            Unrun::Skipped(_) => {}
-        }
-        return out.json(ev);
+        let (malformed, setup) = match why {
+            Unrun::Malformed(bad) => (bad.to_vec(), None),
+            Unrun::SetupFailed(said) => (Vec::new(), Some(said.join("\n"))),
+            Unrun::Skipped(_) => (Vec::new(), None),
+        };
+        let target = TargetResult {
+            outcome: if verdict == "FAIL" {
+                Verdict::Fail
+            } else {
+                Verdict::Skip
+            },
+            entries: 0,
+            passed: 0,
+            skipped: 0,
+            failed: 0,
+            malformed,
+            setup,
+        };
+        return out.json(RegressEvent::Target(target), Some(name), Some(secs));
     }
     if verdict == "SKIP" && !out.verbose {
         return Ok(());
@@ -442,44 +458,37 @@ fn json_results(
     let failed = results.iter().filter(|r| !r.passed()).count();
     let skipped = results.iter().filter(|r| r.outcome() == "rejected").count();
     for r in results {
-        let mut ev = json!({
-            "event": "entry",
-            "target": name,
-            "entry": r.name,
-
-            "outcome": match r.outcome() {
-                "ok" => "pass",
-                "rejected" => "skip",
-                _ => "fail",
+        let (file, file_hex) = fuzz_cli::io::path_text(&r.path);
+        let entry = EntryLine {
+            entry: r.name.clone(),
+            outcome: match r.report {
+                RunOutcome::Ok => Verdict::Pass,
+                RunOutcome::Rejected => Verdict::Skip,
+                _ => Verdict::Fail,
             },
-            "result": r.outcome(),
-        });
-        // The worker's fields of the finding, but its own word for it.
-        if let Json::Object(fields) = json!(r.report) {
-            for (key, v) in fields
-                .into_iter()
-                .filter(|(k, _)| k != "outcome" && k != "ran_ms")
-            {
-                ev[key] = v;
-            }
-        }
-        fuzz_cli::io::json_path(&mut ev, "file", &r.path);
-        if !r.passed() {
-            ev["rerun"] = json!(rerun::command(cli, name, &r.name));
-        }
-        out.json(ev)?;
+            result: r.outcome().to_string(),
+            // The worker's fields of the finding, but its own word for it.
+            details: OutcomeDetails::of(&r.report),
+            file,
+            file_hex,
+            rerun: (!r.passed()).then(|| rerun::command(cli, name, &r.name)),
+        };
+        out.json(RegressEvent::Entry(entry), Some(name), None)?;
     }
-    out.json(json!({
-        "event": "target",
-        "target": name,
-        "outcome": if failed == 0 { "pass" } else { "fail" },
-        "elapsed": round3(secs),
-        "entries": results.len(),
-        "passed": results.len() - failed - skipped,
-        "skipped": skipped,
-        "failed": failed,
-        "malformed": [],
-    }))?;
+    let target = TargetResult {
+        outcome: if failed == 0 {
+            Verdict::Pass
+        } else {
+            Verdict::Fail
+        },
+        entries: results.len(),
+        passed: results.len() - failed - skipped,
+        skipped,
+        failed,
+        malformed: Vec::new(),
+        setup: None,
+    };
+    out.json(RegressEvent::Target(target), Some(name), Some(secs))?;
     Ok(failed == 0)
 }
 
@@ -674,10 +683,6 @@ fn last_lines(text: &str) -> String {
     ];
     out.extend(lines[cut..].iter().map(|l| l.to_string()));
     out.join("\n")
-}
-
-fn round3(secs: f64) -> f64 {
-    (secs * 1000.0).round() / 1000.0
 }
 
 #[cfg(test)]

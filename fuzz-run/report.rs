@@ -2,10 +2,10 @@
 //! scripts (stdout: the failure report like `go test`'s, or with -json one
 //! event per line).
 
-use fuzz_cli::io::print_line;
+use fuzz_cli::io::{print_json, print_line};
 use fuzz_cli::CliError;
 use fuzz_core::duration::format_secs;
-use serde_json::json;
+use fuzz_core::run_events::{secs3, FuzzEnd, FuzzEvent, Line, Progress};
 use std::time::{Duration, Instant};
 
 /// One target's voice. When several targets share a run, each line for
@@ -106,11 +106,14 @@ impl Reporter {
     }
 
     /// An event for scripts, on stdout with -json.
-    pub fn event(&self, mut obj: serde_json::Value) -> Result<(), CliError> {
+    pub fn event(&self, event: FuzzEvent) -> Result<(), CliError> {
         if self.json {
-            obj["target"] = json!(self.target);
-            obj["elapsed"] = json!((self.start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0);
-            print_line(obj)?;
+            let line = Line {
+                event,
+                target: Some(self.target.clone()),
+                elapsed: Some(secs3(self.start.elapsed().as_secs_f64())),
+            };
+            print_json(&line)?;
         }
         Ok(())
     }
@@ -160,10 +163,14 @@ impl Reporter {
             "execs: {} ({rate:.0}/sec), new interesting: {} (total: {}), coverage: {} edges ({} features){crashers}",
             now.execs, now.new_interesting, now.corpus, now.edges, now.features,
         ));
-        self.event(json!({
-            "event": "progress", "execs": now.execs, "execs_per_sec": rate.round(),
-            "new_interesting": now.new_interesting, "total": now.corpus,
-            "coverage": now.features, "edges": now.edges, "crashers": now.crashers,
+        self.event(FuzzEvent::Progress(Progress {
+            execs: now.execs,
+            execs_per_sec: rate.round(),
+            new_interesting: now.new_interesting,
+            total: now.corpus,
+            coverage: now.features,
+            edges: now.edges,
+            crashers: now.crashers,
         }))
     }
 
@@ -178,12 +185,17 @@ impl Reporter {
             0.0
         };
         if self.json {
-            return self.event(json!({
-                "event": "end", "execs": now.execs, "new_interesting": now.new_interesting,
-                "coverage": now.features, "edges": now.edges, "failures": now.crashers,
-                "corpus": now.corpus, "fuzzed_seconds": (secs * 1000.0).round() / 1000.0,
-                "execs_per_sec": rate.round(), "stopped": stop.as_str(),
-                "interrupted": stop == Stop::Interrupted,
+            return self.event(FuzzEvent::End(FuzzEnd {
+                execs: now.execs,
+                new_interesting: now.new_interesting,
+                coverage: now.features,
+                edges: now.edges,
+                failures: now.crashers,
+                corpus: now.corpus,
+                fuzzed_seconds: secs3(secs),
+                execs_per_sec: rate.round(),
+                stopped: stop.as_str().to_string(),
+                interrupted: stop == Stop::Interrupted,
             }));
         }
         self.say(&format!(

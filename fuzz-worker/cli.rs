@@ -67,7 +67,7 @@ pub enum Command {
     /// one inherited pipe, answers on another, the input under test in a
     /// shared memory file.
     #[command(hide = true)]
-    Serve(Serve),
+    Serve(fuzz_core::worker::serve_args::ServeArgs),
     /// Print the PC table of a library (fuzz-corpus cover reads it): one
     /// line per basic block, with the counter number its coverage features
     /// carry, its module-relative address and its flags. A Go library's is
@@ -241,39 +241,47 @@ fn parse_count(s: &str) -> Result<u64, String> {
     }
 }
 
-/// What `serve` is given.
-#[derive(clap::Args, Debug)]
-pub struct Serve {
-    /// The target library.
-    #[arg(value_name = "LIB.so")]
-    pub lib: PathBuf,
-    /// The target to fuzz.
-    #[arg(long = "target", value_name = "NAME")]
-    pub target: Option<String>,
-    /// The shared memory file the coordinator created.
-    #[arg(long = "shm", value_name = "PATH")]
-    pub shm: PathBuf,
-    /// A dictionary file (AFL/libFuzzer format).
-    #[arg(long = "dict", value_name = "FILE")]
-    pub dict: Option<PathBuf>,
-    /// File descriptor requests arrive on.
-    #[arg(long = "fd_in", value_name = "FD", default_value_t = 3)]
-    pub fd_in: i32,
-    /// File descriptor answers go to.
-    #[arg(long = "fd_out", value_name = "FD", default_value_t = 4)]
-    pub fd_out: i32,
-    /// A build of the same target with comparison tracing (trace-cmp),
-    /// run now and then for its comparison operands only.
-    #[arg(long = "cmp-lib", value_name = "LIB.so")]
-    pub cmp_lib: Option<PathBuf>,
-    /// Sanitizer runtime to preload (default: asked from clang-19).
-    #[arg(long = "sanitizer-runtime", value_name = "PATH")]
-    pub sanitizer_runtime: Option<PathBuf>,
-    /// Skip the warm-up run of the empty input (it crashed before).
-    #[arg(long = "no-warm-up")]
-    pub no_warm_up: bool,
-    /// Count each comparison site's outcomes (equal, below, above) as
-    /// coverage features of their own (fuzz-run -cmp_outcomes).
-    #[arg(long = "cmp-outcomes")]
-    pub cmp_outcomes: bool,
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use fuzz_core::worker::serve_args::ServeArgs;
+    use std::path::PathBuf;
+
+    fn parsed(args: &ServeArgs) -> ServeArgs {
+        let argv = std::iter::once("fuzz-worker".into()).chain(args.to_args());
+        match Cli::try_parse_from(argv)
+            .expect("the client's command line parses")
+            .command
+        {
+            Command::Serve(s) => s,
+            other => panic!("not serve: {other:?}"),
+        }
+    }
+
+    /// The command line the client writes is the one the worker reads:
+    /// every field set away from its default comes back as it went (a
+    /// field added to ServeArgs must be set here, and then fails this
+    /// test until `to_args` writes it).
+    #[test]
+    fn the_serve_command_line_round_trips() {
+        let bare = ServeArgs {
+            shm: "w.shm".into(),
+            ..ServeArgs::new("lib.so".into(), None)
+        };
+        assert_eq!(parsed(&bare), bare);
+        let full = ServeArgs {
+            lib: PathBuf::from("-a lib.so"),
+            target: Some("-FuzzDash".into()),
+            shm: PathBuf::from("/tmp/w 0.shm"),
+            dict: Some("d.dict".into()),
+            fd_in: 7,
+            fd_out: 8,
+            cmp_lib: Some("cmp.so".into()),
+            sanitizer_runtime: Some("rt.so".into()),
+            no_warm_up: true,
+            cmp_outcomes: true,
+        };
+        assert_eq!(parsed(&full), full);
+    }
 }

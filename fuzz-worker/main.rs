@@ -166,7 +166,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
 }
 
 /// `serve`: one worker of a coordinator's, until it says stop.
-fn serve_command(s: fuzz_cli::worker::Serve) -> Result<Status, CliError> {
+fn serve_command(s: fuzz_core::worker::serve_args::ServeArgs) -> Result<Status, CliError> {
     let lib = open(&s.lib, s.sanitizer_runtime.as_deref(), s.target.as_deref())?;
     if let Some(cmp) = &s.cmp_lib {
         sanitizer::ensure_runtime(cmp, s.sanitizer_runtime.as_deref())

@@ -9,7 +9,8 @@
 //! - [`search`]: how new inputs are made and judged: the mutator, the
 //!   comparison hints and dictionaries, scheduling, splicing, minimizing;
 //! - [`worker`]: the coordinator's side of a worker process: the protocol,
-//!   the shared memory, crash kinds and sites, and the client that drives it.
+//!   the shared memory, crash kinds and sites, and the client that drives it;
+//! - [`run_events`]: fuzz-run's `-json` lines, for the scripts that read them.
 //!
 //! This crate is policy-free: no argument parsing, no printing, no
 //! `process::exit`, no reading of argv or the environment. Callers pass in
@@ -19,6 +20,7 @@
 pub mod duration;
 pub mod error;
 pub mod format;
+pub mod run_events;
 pub mod search;
 pub mod store;
 pub mod worker;

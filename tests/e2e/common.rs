@@ -467,12 +467,17 @@ pub fn bytes_corpus(dir: &Path, name: &str, entries: &[(&str, &str)]) -> PathBuf
 
 /// The JSON events of a `-json` run, one per stdout line, without the exit
 /// event that ends every such run (checked here: last, its code the run's
-/// exit code).
+/// exit code). Each line is checked to be exactly one of fuzz_core's
+/// typed events, no field more or less.
 pub fn json_events(r: &Run) -> Vec<serde_json::Value> {
     let mut ev: Vec<serde_json::Value> = r
         .out()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .map(|l| {
+            let v = serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}"));
+            assert_typed_event(&v);
+            v
+        })
         .collect();
     let last = ev
         .pop()
@@ -480,6 +485,21 @@ pub fn json_events(r: &Run) -> Vec<serde_json::Value> {
     assert_eq!(last["event"], "exit", "{last}");
     assert_eq!(last["exit_code"], r.code, "{last}");
     ev
+}
+
+/// `v` reads as one of fuzz-run's typed `-json` lines and writes back as
+/// the same JSON: the line holds no field the type does not define.
+fn assert_typed_event(v: &serde_json::Value) {
+    use fuzz_core::run_events::{FuzzEvent, Line, RegressEvent};
+    let back = match serde_json::from_value::<Line<FuzzEvent>>(v.clone()) {
+        Ok(line) => serde_json::to_value(line),
+        Err(fuzz_err) => match serde_json::from_value::<Line<RegressEvent>>(v.clone()) {
+            Ok(line) => serde_json::to_value(line),
+            Err(e) => panic!("not a typed event ({fuzz_err}; {e}): {v}"),
+        },
+    }
+    .unwrap();
+    assert_eq!(&back, v, "a field the typed event does not define");
 }
 
 /// Runs `tool args` in `dir` as `tool args | head -1` would: stdout read for

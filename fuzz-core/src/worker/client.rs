@@ -11,6 +11,7 @@
 
 use crate::worker::crash::DeathKind;
 use crate::worker::protocol::{self, Request, Response, TargetDesc};
+use crate::worker::serve_args::{ServeArgs, FD_IN, FD_OUT};
 use crate::worker::shm::Shm;
 use nix::sys::prctl;
 use nix::sys::signal::{self, Signal};
@@ -83,21 +84,12 @@ pub const STACK_GRACE: Duration = Duration::from_millis(500);
 
 pub struct Spawn<'a> {
     pub worker: &'a Path,
-    pub lib: &'a Path,
-    /// The target; `None` when the library has only one.
-    pub target: Option<&'a str>,
+    /// What the worker serves; its `shm` and descriptors are filled in
+    /// here.
+    pub serve: &'a ServeArgs,
+    /// Where its shared memory and stderr capture go.
     pub dir: &'a Path,
     pub capacity: usize,
-    pub sanitizer_runtime: Option<&'a Path>,
-    /// A dictionary file for the worker's mutator (`-dict`).
-    pub dict: Option<&'a Path>,
-    /// A build of the same target with comparison tracing, run for the
-    /// comparison operands only (`-cmp_lib`).
-    pub cmp_lib: Option<&'a Path>,
-    /// Count comparison outcomes as coverage (`-cmp_outcomes`).
-    pub cmp_outcomes: bool,
-    /// Run the warm-up (false after one crashed or hung).
-    pub warm_up: bool,
     /// The worker's working directory, when not the tool's: a Go
     /// package's, where its tests expect to run (as go test runs them).
     pub cwd: Option<&'a Path>,
@@ -123,32 +115,17 @@ impl Worker {
         let capture_mark = capture.metadata().map(|m| m.len()).unwrap_or(0);
         let (req_r, req_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
         let (resp_r, resp_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
+        let args = ServeArgs {
+            shm: shm_path.clone(),
+            fd_in: FD_IN,
+            fd_out: FD_OUT,
+            ..s.serve.clone()
+        };
         let mut cmd = Command::new(s.worker);
-        cmd.arg("serve").arg(s.lib);
-        if let Some(t) = s.target {
-            cmd.arg(format!("--target={t}"));
-        }
-        cmd.arg("--shm")
-            .arg(&shm_path)
-            .args(["--fd_in=3", "--fd_out=4"])
+        cmd.args(args.to_args())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(capture.try_clone().map_err(|e| e.to_string())?);
-        if let Some(rt) = s.sanitizer_runtime {
-            cmd.arg("--sanitizer-runtime").arg(rt);
-        }
-        if let Some(d) = s.dict {
-            cmd.arg("--dict").arg(d);
-        }
-        if let Some(c) = s.cmp_lib {
-            cmd.arg("--cmp-lib").arg(c);
-        }
-        if !s.warm_up {
-            cmd.arg("--no-warm-up");
-        }
-        if s.cmp_outcomes {
-            cmd.arg("--cmp-outcomes");
-        }
         if let Some(cwd) = s.cwd {
             cmd.current_dir(cwd);
         }
@@ -173,7 +150,7 @@ impl Worker {
                 }
                 let a2 = libc::fcntl(a, libc::F_DUPFD, 100);
                 let b2 = libc::fcntl(b, libc::F_DUPFD, 100);
-                if a2 < 0 || b2 < 0 || libc::dup2(a2, 3) < 0 || libc::dup2(b2, 4) < 0 {
+                if a2 < 0 || b2 < 0 || libc::dup2(a2, FD_IN) < 0 || libc::dup2(b2, FD_OUT) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 libc::close(a2);
@@ -466,17 +443,15 @@ impl Session {
     fn respawn(&mut self) -> Result<(), String> {
         self.generation += 1;
         let generation = self.generation;
+        let serve = ServeArgs {
+            no_warm_up: self.skip_warm_up,
+            ..ServeArgs::new(self.lib.clone(), self.target.clone())
+        };
         let spawn = Spawn {
             worker: &self.worker_bin,
-            lib: &self.lib,
-            target: self.target.as_deref(),
+            serve: &serve,
             dir: &self.dir,
             capacity: self.capacity,
-            sanitizer_runtime: None,
-            dict: None,
-            cmp_lib: None,
-            cmp_outcomes: false,
-            warm_up: !self.skip_warm_up,
             cwd: None,
         };
         let mut worker = Worker::spawn(generation, &spawn, self.tx.clone())?;

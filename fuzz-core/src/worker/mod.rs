@@ -3,10 +3,12 @@
 //! memory a worker shares with its coordinator ([`shm`]), what a crash
 //! report says and where a crash happened ([`crash`]), and the [`client`]
 //! that starts a worker and turns its answers and its death into events
-//! (Go's `workerClient`).
+//! (Go's `workerClient`), with the command line it gives it
+//! ([`serve_args`]).
 
 pub mod client;
 pub mod crash;
 pub mod protocol;
 pub mod run_json;
+pub mod serve_args;
 pub mod shm;
