@@ -40,31 +40,6 @@ pub fn named_by_path(path: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Refuses (exit 2) a library whose file name is not UTF-8 when a target
-/// name would come from it: its libFuzzer entry's
-/// ([`fuzz_core::store::cache::target_name`]). Any other library, and a
-/// file that is not ELF, passes: the worker says what is wrong with it.
-pub fn check_library_name(lib: &Path) -> Result<(), crate::CliError> {
-    use object::{Object, ObjectSymbol};
-    match lib.file_name() {
-        Some(name) if name.to_str().is_none() => {}
-        _ => return Ok(()),
-    }
-    let Ok(data) = std::fs::read(lib) else {
-        return Ok(());
-    };
-    let Ok(file) = object::File::parse(&*data) else {
-        return Ok(());
-    };
-    let libfuzzer = file
-        .dynamic_symbols()
-        .any(|s| s.is_definition() && s.name() == Ok("LLVMFuzzerTestOneInput"));
-    if libfuzzer {
-        cache::target_name(lib)?;
-    }
-    Ok(())
-}
-
 /// The target to ask the worker for: `-target` when given; else, when the
 /// library has several targets, the one the `operands` name by their
 /// paths (every operand that names one naming the same); else `None`,

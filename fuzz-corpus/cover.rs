@@ -190,7 +190,6 @@ fn prepare(o: &Options) -> Result<Prepared, CliError> {
         }
     }
     std::fs::metadata(o.lib).map_err(|e| CliError::io(o.lib, &e))?;
-    fuzz_cli::target::check_library_name(o.lib)?;
     let worker = fuzz_cli::find_worker::path()?;
     let table = read_pc_table(&worker, o.lib)?;
     if table.is_empty() {

@@ -33,7 +33,6 @@ pub fn run(
     } else {
         Vec::new()
     };
-    fuzz_cli::target::check_library_name(lib)?;
     let worker_bin = fuzz_cli::find_worker::path()?;
     let operands: Vec<&Path> = std::iter::once(dst)
         .chain(srcs.iter().map(PathBuf::as_path))

@@ -58,7 +58,6 @@ fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliErro
 
 fn run(cli: Cli) -> Result<Status, CliError> {
     let worker_bin = fuzz_cli::find_worker::path()?;
-    fuzz_cli::target::check_library_name(&cli.lib)?;
     // Read the input and check -o before starting anything: a result that
     // could not be written is said at once, not after the whole budget.
     let input = read_operand(&cli.input)?;

@@ -116,7 +116,6 @@ fn run(mut cli: Cli, matches: &clap::ArgMatches) -> Result<Status, CliError> {
         take_package(&mut cli, matches, package)?;
     }
     cli.check_testdata(matches)?;
-    fuzz_cli::target::check_library_name(&cli.lib)?;
     if cli.fuzzing() {
         fuzz::run(&cli)
     } else {

@@ -195,12 +195,14 @@ pub fn code_words(path: &Path) -> Vec<Vec<u8>> {
 
 impl Inspection {
     /// The targets the symbols promise (typed targets' signatures are read
-    /// once the library is loaded).
-    fn target_symbols(&self, path: &Path) -> Vec<(String, TargetKind, String)> {
+    /// once the library is loaded). A libFuzzer entry is named after the
+    /// library's file, which must then be UTF-8
+    /// ([`fuzz_core::store::cache::target_name`]).
+    fn target_symbols(&self, path: &Path) -> Result<Vec<(String, TargetKind, String)>, String> {
         let mut out = Vec::new();
         if self.functions.iter().any(|f| f == "LLVMFuzzerTestOneInput") {
             out.push((
-                fuzz_core::store::cache::library_name(path),
+                fuzz_core::store::cache::target_name(path).map_err(|e| e.to_string())?,
                 TargetKind::LibFuzzer,
                 "LLVMFuzzerTestOneInput".to_string(),
             ));
@@ -211,7 +213,7 @@ impl Inspection {
         for f in typed {
             out.push((f.clone(), TargetKind::Typed, f.clone()));
         }
-        out
+        Ok(out)
     }
 
     fn has_data(&self, name: &str) -> bool {
@@ -229,7 +231,7 @@ impl Library {
         if info.go {
             return Library::open_go(path, only);
         }
-        let promised = info.target_symbols(path);
+        let promised = info.target_symbols(path)?;
         if promised.is_empty() {
             return Err(
                 "no fuzz targets: it exports neither LLVMFuzzerTestOneInput nor Fuzz<Name> functions"

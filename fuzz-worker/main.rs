@@ -43,9 +43,9 @@ fn main() -> std::process::ExitCode {
 /// Opens the library `lib` (for a Go library, describes its fuzz tests:
 /// only `only` when given).
 fn open(lib: &Path, runtime: Option<&Path>, only: Option<&str>) -> Result<Library, CliError> {
-    sanitizer::ensure_runtime(lib, runtime)
-        .map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))?;
-    Library::open(lib, only).map_err(|e| CliError::misuse(format!("{}: {e}", lib.display())))
+    let misuse = |e: String| CliError::misuse(format!("{}: {e}", fuzz_core::error::shown(lib)));
+    sanitizer::ensure_runtime(lib, runtime).map_err(misuse)?;
+    Library::open(lib, only).map_err(misuse)
 }
 
 /// The target `name` of `lib` (the only one when `None`), which must be

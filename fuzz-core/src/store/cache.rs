@@ -256,14 +256,15 @@ pub fn library_name(path: &Path) -> String {
 /// The name of a library's libFuzzer target, which is the library's name
 /// (`library_stem`). A file name that is not UTF-8 is refused: a target
 /// name is a directory name in testdata/fuzz/, a `-run` pattern and a word
-/// of a re-run command, and U+FFFD in its place would name another.
+/// of a re-run command, and U+FFFD in its place would name another. The
+/// error does not name the file: the caller's message does.
 pub fn target_name(path: &Path) -> Result<String> {
     String::from_utf8(library_stem(path).to_vec()).map_err(|_| {
-        Error::Invalid(format!(
-            "{}: the library's file name is not UTF-8, and its libFuzzer target would be named \
-             after it: rename the library",
-            crate::error::shown(path)
-        ))
+        Error::Invalid(
+            "the library's file name is not UTF-8, and its libFuzzer target would be named after \
+             it: rename the library"
+                .into(),
+        )
     })
 }
 
@@ -452,10 +453,7 @@ mod tests {
         assert!(is_library_id(OsStr::from_bytes(&id)));
         assert_eq!(library_name(&a), "f\u{fffd}o");
         let e = target_name(&a).unwrap_err().to_string();
-        assert!(
-            e.contains("libf\\xffo.so.1': the library's file name is not UTF-8"),
-            "{e}"
-        );
+        assert!(e.starts_with("the library's file name is not UTF-8"), "{e}");
         assert_eq!(target_name(Path::new("/x/libpng.so.1")).unwrap(), "png");
     }
 }
