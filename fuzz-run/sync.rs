@@ -200,3 +200,140 @@ fn host_name() -> String {
         .filter(|h| fuzz_core::store::sync::is_instance_id(h))
         .unwrap_or_else(|| "localhost".into())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(dir: &Path, id: &str, interval: Duration) -> Syncer {
+        Syncer::open(dir, Some(id), interval, 1 << 20).unwrap()
+    }
+
+    fn snap(execs: u64, edges: usize, crashers: usize) -> Snapshot {
+        Snapshot {
+            execs,
+            new_interesting: 0,
+            corpus: 2,
+            edges,
+            features: edges,
+            crashers,
+        }
+    }
+
+    #[test]
+    fn what_one_instance_publishes_waits_for_the_other_s_target_to_take_it() {
+        let d = tempfile::tempdir().unwrap();
+        let mut a = open(d.path(), "a", Duration::ZERO);
+        let mut b = open(d.path(), "b", Duration::ZERO);
+        a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"x\")\n");
+        a.publish("FuzzY", b"go test fuzz v1\n[]byte(\"y\")\n");
+        // b's round fetches both; FuzzX's entry goes to FuzzX only, and
+        // FuzzY's waits in the inbox for FuzzY's turn.
+        let x = b.take("FuzzX", snap(1, 1, 0));
+        assert_eq!(x, vec![b"go test fuzz v1\n[]byte(\"x\")\n".to_vec()]);
+        assert_eq!(b.take("FuzzX", snap(1, 1, 0)), Vec::<Vec<u8>>::new());
+        let y = b.take("FuzzY", snap(1, 1, 0));
+        assert_eq!(y, vec![b"go test fuzz v1\n[]byte(\"y\")\n".to_vec()]);
+        // An instance never fetches what it published itself.
+        assert!(a.take("FuzzX", snap(1, 1, 0)).is_empty());
+    }
+
+    #[test]
+    fn a_round_runs_once_per_interval_and_the_cursor_is_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let mut a = open(d.path(), "a", Duration::ZERO);
+        let mut b = open(d.path(), "b", Duration::from_secs(3600));
+        assert!(b.due(), "the first round is due at once");
+        assert!(b.take("FuzzX", snap(0, 0, 0)).is_empty());
+        assert!(!b.due());
+        a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"late\")\n");
+        assert!(
+            b.take("FuzzX", snap(0, 0, 0)).is_empty(),
+            "fetched before its interval"
+        );
+        // A new run of b (the same id) starts after what the first fetched.
+        drop(b);
+        a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"later\")\n");
+        let mut b = open(d.path(), "b", Duration::ZERO);
+        let got = b.take("FuzzX", snap(0, 0, 0));
+        assert_eq!(got.len(), 2, "both entries published after b's first round");
+        drop(b);
+        let mut b = open(d.path(), "b", Duration::ZERO);
+        assert!(
+            b.take("FuzzX", snap(0, 0, 0)).is_empty(),
+            "the cursor was kept"
+        );
+    }
+
+    #[test]
+    fn the_first_instance_to_record_a_site_keeps_it() {
+        let d = tempfile::tempdir().unwrap();
+        let mut a = open(d.path(), "a", Duration::ZERO);
+        let mut b = open(d.path(), "b", Duration::ZERO);
+        let entry = b"go test fuzz v1\n[]byte(\"boom\")\n";
+        assert_eq!(a.record("FuzzX", "SIGSEGV at f", entry, "report"), None);
+        let theirs = b
+            .record(
+                "FuzzX",
+                "SIGSEGV at f",
+                b"go test fuzz v1\n[]byte(\"bam\")\n",
+                "r",
+            )
+            .expect("a's claim holds");
+        assert_eq!(std::fs::read(&theirs).unwrap(), entry);
+        assert_eq!(b.record("FuzzX", "another site", entry, "r"), None);
+    }
+
+    #[test]
+    fn the_status_sums_the_targets_and_says_done() {
+        let d = tempfile::tempdir().unwrap();
+        let mut a = open(d.path(), "a", Duration::from_secs(30));
+        a.note("FuzzX", snap(100, 10, 1));
+        a.note("FuzzY", snap(50, 5, 0));
+        a.note("FuzzX", snap(200, 12, 1));
+        a.write_status(true);
+        let seen = fuzz_core::store::sync::statuses(d.path()).unwrap();
+        let [one] = &seen[..] else { panic!("{seen:?}") };
+        let s = one.status.as_ref().unwrap();
+        assert_eq!((s.execs, s.coverage, s.corpus, s.crashers), (250, 17, 4, 1));
+        assert_eq!(s.targets, ["FuzzX", "FuzzY"]);
+        assert!(s.done && s.interval == 30 && s.id == "a");
+        assert_eq!(one.state(), "done");
+    }
+
+    #[test]
+    fn a_failing_directory_is_said_once_per_kind_and_the_run_goes_on() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("sync");
+        let mut a = open(&root, "a", Duration::ZERO);
+        std::fs::remove_dir_all(&root).unwrap();
+        assert!(a.take("FuzzX", snap(1, 1, 0)).is_empty());
+        a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"x\")\n");
+        a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"z\")\n");
+        let said = a.said.len();
+        assert!(said >= 2, "{:?}", a.said);
+        assert!(a.take("FuzzX", snap(2, 1, 0)).is_empty());
+        a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"w\")\n");
+        assert_eq!(a.said.len(), said, "said again: {:?}", a.said);
+    }
+
+    #[test]
+    fn a_bad_directory_or_id_is_a_one_line_misuse() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("f");
+        std::fs::write(&file, b"").unwrap();
+        let e = Syncer::open(&file, Some("a"), Duration::ZERO, 1)
+            .err()
+            .unwrap();
+        assert_eq!(e.status, fuzz_cli::Status::Misuse);
+        assert!(
+            e.message.starts_with("-sync ") && !e.message.contains('\n'),
+            "{}",
+            e.message
+        );
+        let e = Syncer::open(d.path(), Some("../x"), Duration::ZERO, 1)
+            .err()
+            .unwrap();
+        assert!(e.message.starts_with("-sync: "), "{}", e.message);
+    }
+}
