@@ -459,12 +459,14 @@ impl Coordinator {
                 Action::Save(entry) => self.places.save(&entry),
                 Action::Discard(entry) => self.places.discard(&entry),
                 Action::Record(f) => {
-                    if !self.claim(&f) {
-                        continue;
-                    }
                     let elapsed = self.target_elapsed();
                     self.places
                         .record(&self.state, &self.reporter, f, elapsed)?;
+                }
+                Action::Claim(f) => {
+                    let theirs = self.claim(&f);
+                    let then = self.state.claimed(f, theirs);
+                    finish |= self.carry_out(then)?;
                 }
                 Action::Say(line) => self.reporter.say(&line),
                 Action::Warn(line) => self.reporter.say(&format!("fuzz-run: warning: {line}")),
@@ -474,38 +476,18 @@ impl Coordinator {
         Ok(finish)
     }
 
-    /// With -sync, a finding is the fleet's: its crash site is claimed, and
-    /// a site another instance recorded first is not recorded again here
-    /// (under -keepfuzzing; without, this instance stops at its finding
-    /// as always). Returns whether to record it; the crasher also goes to
-    /// `DIR/crashers/<Target>/`.
-    fn claim(&mut self, f: &Finding) -> bool {
-        let Some(sync) = &self.sync else {
-            return true;
-        };
-        if f.seed_entry.is_some() {
-            return true;
-        }
-        let target = &self.state.target.name;
+    /// With -sync, records a finding for the fleet: its crasher into
+    /// `DIR/crashers/<Target>/`, its site claimed. Returns the crasher
+    /// another instance recorded first for the site, if one did.
+    fn claim(&mut self, f: &Finding) -> Option<PathBuf> {
+        let sync = self.sync.as_ref()?;
         let report = format!("{}\n{}\n{}", f.kind, f.message, f.report);
-        let theirs = sync
-            .borrow_mut()
-            .record(target, &f.site, f.entry.as_bytes(), &report);
-        match theirs {
-            Some(theirs) if self.state.cfg.keepfuzzing => {
-                self.reporter.say(&format!(
-                    "fuzz: {} is in {} already (another instance found it first): not written again",
-                    f.site,
-                    theirs.display()
-                ));
-                self.state.fleet_had();
-                for saved in [Some(&f.entry), f.found.as_ref()].into_iter().flatten() {
-                    self.places.discard(saved);
-                }
-                false
-            }
-            _ => true,
-        }
+        sync.borrow_mut().record(
+            &self.state.target.name,
+            &f.site,
+            f.entry.as_bytes(),
+            &report,
+        )
     }
 
     /// A new worker in slot `w`, in place of the one there, if any; it is

@@ -39,6 +39,9 @@ pub struct Config {
     pub seeded: bool,
     pub use_cmp: bool,
     pub search: Search,
+    /// `-sync`: a finding is the fleet's, its site claimed before it is
+    /// recorded here ([`Action::Claim`]).
+    pub shared: bool,
 }
 
 impl Config {
@@ -53,6 +56,7 @@ impl Config {
             seeded: cli.seed.is_some(),
             use_cmp: cli.use_cmp,
             search: cli.search,
+            shared: cli.sync.is_some(),
         }
     }
 
@@ -329,6 +333,10 @@ pub enum Action {
     /// A finding: write it (unless it is a seed; in place of the input as
     /// found, when it was minimized) and report it.
     Record(Finding),
+    /// A finding under `-sync`: its crasher into the shared directory and
+    /// its site claimed there; which instance had it first comes back
+    /// through [`State::claimed`].
+    Claim(Finding),
     /// An input saved when it was found turned out to be a crash site
     /// already recorded: its file goes (if this run wrote it).
     Discard(String),
@@ -464,12 +472,43 @@ impl State {
             // Two workers found the same bug at once: one crasher is kept.
             return finding.found.map(Action::Discard).into_iter().collect();
         }
+        if self.cfg.shared && finding.seed_entry.is_none() {
+            return vec![Action::Claim(finding)];
+        }
+        self.recorded(finding)
+    }
+
+    /// A finding recorded here: counted, and the end of the target unless
+    /// -keepfuzzing.
+    fn recorded(&mut self, finding: Finding) -> Vec<Action> {
         self.counts.failures += 1;
         let mut actions = vec![Action::Record(finding)];
         if !self.cfg.keepfuzzing {
             actions.push(Action::Finish);
         }
         actions
+    }
+
+    /// The fleet's answer to a claim: `theirs` is the crasher another
+    /// instance recorded first for the site, `None` when this one is first
+    /// (or the shared directory failed). Under -keepfuzzing a site the
+    /// fleet has is neither written nor counted here, and what was saved of
+    /// it goes; without, this instance stops at its finding as always.
+    pub fn claimed(&mut self, finding: Finding, theirs: Option<std::path::PathBuf>) -> Vec<Action> {
+        match theirs {
+            Some(theirs) if self.cfg.keepfuzzing => {
+                let said = format!(
+                    "fuzz: {} is in {} already (another instance found it first): not written again",
+                    finding.site,
+                    theirs.display()
+                );
+                let saved = [Some(finding.entry), finding.found].into_iter().flatten();
+                std::iter::once(Action::Say(said))
+                    .chain(saved.map(Action::Discard))
+                    .collect()
+            }
+            _ => self.recorded(finding),
+        }
     }
 
     /// Under -keepfuzzing, the crash a report tells of is at a site that
@@ -490,12 +529,6 @@ impl State {
         } else {
             Vec::new()
         }
-    }
-
-    /// The fleet (`-sync`) had this finding's site already: it is not
-    /// counted here either.
-    pub fn fleet_had(&mut self) {
-        self.counts.failures = self.counts.failures.saturating_sub(1);
     }
 
     /// A finding made of its parts, its site computed.
@@ -595,6 +628,7 @@ pub mod tests {
             max_len: 4096,
             seeded: false,
             use_cmp: true,
+            shared: false,
             search: Search {
                 entropic: true,
                 cross_over: true,
@@ -630,6 +664,65 @@ pub mod tests {
         assert!(s.seen_site("failure"));
         assert!(s.record(f).is_empty(), "a second finding at the site");
         assert_eq!(s.counts.failures, 1);
+    }
+
+    #[test]
+    fn under_sync_a_finding_is_claimed_first_and_one_the_fleet_has_is_not_recorded() {
+        let shared = |keepfuzzing| Config {
+            shared: true,
+            keepfuzzing,
+            ..config()
+        };
+        let finding = |s: &mut State, seed: Option<&str>| {
+            let mut f = s.finding(
+                "e".into(),
+                FindingKind::Failure,
+                "boom".into(),
+                String::new(),
+                seed.map(str::to_string),
+            );
+            f.found = Some("as found".into());
+            f
+        };
+        let theirs = || Some(std::path::PathBuf::from("DIR/crashers/F/x"));
+        // Under -keepfuzzing, a site the fleet has: said, what was saved
+        // of it discarded, nothing counted.
+        let mut s = state(shared(true), 1, &[]);
+        let f = finding(&mut s, None);
+        let [Action::Claim(f)] = &s.record(f)[..] else {
+            panic!("not claimed first")
+        };
+        assert_eq!(s.counts.failures, 0, "counted before the fleet answered");
+        let a = s.claimed(f.clone(), theirs());
+        let [Action::Say(said), Action::Discard(e), Action::Discard(found)] = &a[..] else {
+            panic!("{a:?}")
+        };
+        assert!(said.contains("DIR/crashers/F/x") && said.contains("another instance"));
+        assert_eq!((e.as_str(), found.as_str()), ("e", "as found"));
+        assert_eq!(s.counts.failures, 0);
+        let again = s.record(f.clone());
+        assert!(
+            matches!(again.as_slice(), [Action::Discard(_)]),
+            "its site is known here now, never claimed again: {again:?}"
+        );
+        // The first instance at a site records it and goes on.
+        let mut s = state(shared(true), 1, &[]);
+        let f = finding(&mut s, None);
+        assert!(matches!(s.claimed(f, None).as_slice(), [Action::Record(_)]));
+        assert_eq!(s.counts.failures, 1);
+        // Without -keepfuzzing the instance stops at its finding, whoever
+        // had it first.
+        let mut s = state(shared(false), 1, &[]);
+        let f = finding(&mut s, None);
+        let a = s.claimed(f, theirs());
+        assert!(
+            matches!(a.as_slice(), [Action::Record(_), Action::Finish]),
+            "{a:?}"
+        );
+        // A failing seed is this instance's own: never claimed.
+        let mut s = state(shared(true), 1, &[]);
+        let f = finding(&mut s, Some("seed0"));
+        assert!(matches!(s.record(f).as_slice(), [Action::Record(_)]));
     }
 
     #[test]

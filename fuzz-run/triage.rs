@@ -547,6 +547,7 @@ mod tests {
                 Action::Discard(_) => "discard",
                 Action::Keep { .. } => "keep",
                 Action::Record(_) => "record",
+                Action::Claim(_) => "claim",
                 Action::Say(_) => "say",
                 Action::Warn(_) => "warn",
                 Action::Finish => "finish",
