@@ -8,7 +8,7 @@ use fuzz_cli::io::{check_output_file, display, read_operand, write_output};
 use fuzz_cli::minimize::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::Limit;
-use fuzz_core::worker::client::{Event, Spawn, Worker};
+use fuzz_core::worker::client::{Event, Spawn, Worker, WorkerId};
 use fuzz_core::worker::protocol::{Checked, Keep, Request, Response};
 use fuzz_core::worker::serve_args::ServeArgs;
 use fuzz_core::{format::codec, ArgType, Value};
@@ -77,7 +77,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         capacity: input.len() * 2 + 4096,
         cwd: None,
     };
-    let mut worker = Worker::spawn(0, &spawn, tx).map_err(CliError::misuse)?;
+    let mut worker = Worker::spawn(WorkerId(0), &spawn, tx).map_err(CliError::misuse)?;
     let Response::Hello { target: desc, .. } = answer(&rx, &mut worker)? else {
         return Err(CliError::misuse("the worker did not say hello"));
     };

@@ -7,7 +7,7 @@
 //! reports progress.
 
 use crate::corpus::{self, Origin};
-use crate::dispatch::{Clock, Step};
+use crate::dispatch::{Clock, Kill, Look, Seen, Step};
 use crate::findings::Places;
 use crate::report::{fmt_duration, Failure, Reporter, Snapshot, Stop};
 use crate::state::{Action, Config, Finding, Phase, Slot, State};
@@ -18,7 +18,7 @@ use fuzz_cli::run::Cli;
 use fuzz_cli::CliError;
 use fuzz_core::duration::Limit;
 use fuzz_core::run_events::{self, secs3, FuzzEvent};
-use fuzz_core::worker::client::{Event, Killed, Spawn, Worker};
+use fuzz_core::worker::client::{Event, Killed, Spawn, Worker, WorkerId};
 use fuzz_core::worker::protocol::{self, GoStatus, Response};
 use fuzz_core::worker::serve_args::ServeArgs;
 use std::cell::RefCell;
@@ -56,8 +56,8 @@ struct Launcher {
 }
 
 impl Launcher {
-    fn spawn(&mut self, target: &str, warm_up: bool) -> Result<(usize, Worker), CliError> {
-        let id = self.spawned;
+    fn spawn(&mut self, target: &str, warm_up: bool) -> Result<(WorkerId, Worker), CliError> {
+        let id = WorkerId(self.spawned);
         self.spawned += 1;
         let serve = ServeArgs {
             target: Some(target.to_string()),
@@ -83,10 +83,20 @@ impl Launcher {
     }
 }
 
+/// A worker process, owned by the shell, with what the hang watch last
+/// saw of it.
+struct Process {
+    worker: Worker,
+    seen: Seen,
+}
+
 /// One target's fuzzing, over all of its turns: its decisions' [`State`]
 /// and what carries them out.
 pub struct Coordinator {
     pub state: State,
+    /// The processes of the turn's workers, by slot (`None` between a
+    /// worker's death and its replacement).
+    processes: Vec<Option<Process>>,
     places: Places,
     reporter: Reporter,
     launcher: Launcher,
@@ -190,6 +200,7 @@ impl Coordinator {
         reporter.event(FuzzEvent::Start)?;
         Ok(Some(Coordinator {
             state,
+            processes: Vec::new(),
             places,
             reporter,
             launcher,
@@ -221,7 +232,6 @@ impl Coordinator {
         }
         let mut result = Ok(TurnEnd::Finished);
         for w in 0..self.parallel {
-            self.state.slots.push(Slot::empty());
             if let Err(e) = self.replace_worker(w) {
                 result = Err(e);
                 break;
@@ -334,9 +344,9 @@ impl Coordinator {
     fn handle(&mut self, event: Result<Event, RecvTimeoutError>) -> Result<bool, CliError> {
         let actions = match event {
             Ok(Event::Answer(id, Response::Crashing)) => match self.state.slot_of(id) {
-                Some(w) => match &self.state.slots[w].worker {
-                    Some(worker) => {
-                        let input = worker.input();
+                Some(w) => match self.process(w) {
+                    Some(p) => {
+                        let input = p.worker.input();
                         self.state.on_crashing(w, &input)
                     }
                     None => return Ok(false),
@@ -357,7 +367,9 @@ impl Coordinator {
             },
             Ok(Event::Gone(id)) => match self.state.slot_of(id) {
                 Some(w) => {
-                    let Some(mut worker) = self.state.slots[w].worker.take() else {
+                    let Some(Process { mut worker, .. }) =
+                        self.processes.get_mut(w).and_then(Option::take)
+                    else {
                         return Ok(false);
                     };
                     let death = worker.death();
@@ -367,6 +379,7 @@ impl Coordinator {
                         // Left to finish(), as a worker it stops itself:
                         // a failure it was minimizing is recorded there,
                         // as it stands.
+                        self.state.slots[w].vacate();
                         return Ok(false);
                     }
                     self.state
@@ -393,7 +406,7 @@ impl Coordinator {
     /// refused at once: every input would blow it.
     fn check_idle_memory(&self, w: usize) -> Result<(), CliError> {
         let limit = self.state.cfg.rss_limit_mb;
-        let idle = self.state.slots[w].worker.as_ref().and_then(|x| x.rss_mb());
+        let idle = self.process(w).and_then(|p| p.worker.rss_mb());
         match idle {
             Some(idle) if limit > 0 && idle >= limit => Err(CliError::misuse(format!(
                 "-rss_limit_mb {limit}: a worker uses {idle} MiB before it runs any input; \
@@ -430,9 +443,11 @@ impl Coordinator {
         for action in actions {
             match action {
                 Action::Send(w, request) => {
-                    if let Some(worker) = self.state.slots[w].worker.as_mut() {
+                    if let Some(p) = self.processes.get_mut(w).and_then(Option::as_mut) {
                         // A worker gone meanwhile: its Gone event follows.
-                        let _ = worker.send(&request);
+                        let _ = p.worker.send(&request);
+                        // Its clock starts with each request.
+                        p.seen.at = Instant::now();
                     }
                 }
                 Action::Replace { slot, fallback } => {
@@ -496,68 +511,76 @@ impl Coordinator {
         let (id, worker) = self
             .launcher
             .spawn(&self.state.target.name, self.state.warm_up)?;
-        self.state.slots[w].restart(id, Some(worker));
+        let seen = Seen {
+            execs: 0,
+            at: Instant::now(),
+        };
+        let process = Some(Process { worker, seen });
+        match self.state.slots.get_mut(w) {
+            Some(slot) => {
+                slot.restart(id);
+                self.processes[w] = process;
+            }
+            None => {
+                self.state.slots.push(Slot::started(id));
+                self.processes.push(process);
+            }
+        }
         Ok(())
+    }
+
+    /// The process of slot `w`'s worker, if it has one.
+    fn process(&self, w: usize) -> Option<&Process> {
+        self.processes.get(w).and_then(Option::as_ref)
+    }
+
+    /// Kills every worker of the turn (their deaths come back as events).
+    fn kill_all(&mut self) {
+        for (w, p) in self.processes.iter_mut().enumerate() {
+            if let Some(p) = p {
+                p.worker.kill(Killed::Stopping);
+                self.state.slots[w].dying();
+            }
+        }
     }
 
     /// Stops the turn's workers (all at once: killed, then reaped) and
     /// empties their slots.
     fn stop_workers(&mut self) {
-        for w in self
-            .state
-            .slots
-            .iter_mut()
-            .filter_map(|s| s.worker.as_mut())
-        {
-            w.kill(Killed::Stopping);
-        }
-        for slot in self.state.slots.drain(..) {
-            if let Some(w) = slot.worker {
-                self.launcher.clean_up(&w);
-                w.stop();
-            }
+        self.kill_all();
+        self.state.slots.clear();
+        for p in self.processes.drain(..).flatten() {
+            self.launcher.clean_up(&p.worker);
+            p.worker.stop();
         }
     }
 
     /// Kills workers that hang past their allowance or pass the memory
-    /// limit; their deaths come back as events.
+    /// limit (the state's `watch` decides); their deaths come back as
+    /// events.
     fn watch(&mut self) {
-        for w in 0..self.state.slots.len() {
-            if !self.state.watched(w) {
-                continue;
-            }
-            let execs = match self.state.slots[w].worker.as_ref() {
-                Some(worker) => worker.shm.execs(),
+        let now = Instant::now();
+        let rss_limit = self.state.cfg.rss_limit_mb;
+        for (w, p) in self.processes.iter_mut().enumerate() {
+            let Some(p) = p else { continue };
+            let killed = p.worker.killed;
+            let look = Look {
+                execs: p.worker.shm.execs(),
+                running: p.worker.shm.running(),
+                rss_mb: (rss_limit > 0 && killed.is_none())
+                    .then(|| p.worker.rss_mb())
+                    .flatten(),
+                killed,
+                now,
+            };
+            let (seen, kill) = self.state.watch(w, &look, p.seen);
+            p.seen = seen;
+            match kill {
+                Some(Kill::OutOfMemory(rss)) => p.worker.kill(Killed::OutOfMemory(rss)),
+                Some(Kill::Timeout) => p.worker.time_out(),
                 None => continue,
-            };
-            let allowance = self.state.allowance(w, execs);
-            let rss_limit = self.state.cfg.rss_limit_mb;
-            // Loading and initializing runs no execution, and must not hang
-            // unseen: its clock runs from the start.
-            let loading = !self.state.slots[w].ready;
-            let Some(worker) = self.state.slots[w].worker.as_mut() else {
-                continue;
-            };
-            if execs != worker.seen_execs || (!loading && !worker.shm.running()) {
-                // Progress, or no execution running (the worker is between
-                // executions, or its answer waits in our queue): not hung.
-                worker.seen_execs = execs;
-                worker.seen_at = Instant::now();
             }
-            // Memory first: an input that touches gigabytes runs slowly
-            // under load, and may pass its time limit too; it is the
-            // memory it is killed for, as its replay will say.
-            if worker.killed.is_none() {
-                if let Some(rss) = worker.rss_mb().filter(|&r| rss_limit > 0 && r > rss_limit) {
-                    worker.kill(Killed::OutOfMemory(rss));
-                    continue;
-                }
-            }
-            if worker.killed == Some(Killed::Timeout)
-                || (!allowance.is_zero() && worker.seen_at.elapsed() > allowance)
-            {
-                worker.time_out();
-            }
+            self.state.slots[w].dying();
         }
     }
 
@@ -594,14 +617,7 @@ impl Coordinator {
     /// Ctrl-C. Its workers (if it has the turn) are killed, a failure being
     /// minimized is recorded as it stands, and its end is reported.
     pub fn finish(&mut self, stop: Stop) -> Result<(), CliError> {
-        for w in self
-            .state
-            .slots
-            .iter_mut()
-            .filter_map(|s| s.worker.as_mut())
-        {
-            w.kill(Killed::Stopping);
-        }
+        self.kill_all();
         for f in self.state.stop_jobs() {
             let recorded = self.state.record(f);
             self.carry_out(recorded)?;

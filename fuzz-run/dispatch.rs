@@ -11,11 +11,46 @@
 //! new slice starts (unless -keepfuzzing), as in Go.
 
 use crate::corpus::{self, Entry, Origin};
-use crate::state::{Action, Job, Phase, State};
-use fuzz_core::worker::client::warm_up_allowance;
+use crate::state::{Action, Job, Life, Phase, Stage, State};
+use fuzz_core::worker::client::{warm_up_allowance, Killed};
 use fuzz_core::worker::protocol::{Keep, Request};
 use fuzz_core::{ArgType, Value};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// What the hang watch last saw of a worker: its executions, and when
+/// that count last moved or it was last sent a request. The shell keeps
+/// it beside the process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub execs: u64,
+    pub at: Instant,
+}
+
+/// What the hang watch reads of a worker at one look.
+#[derive(Clone, Copy, Debug)]
+pub struct Look {
+    pub execs: u64,
+    /// An execution is running (not between executions, nor waiting for
+    /// its answer to be read).
+    pub running: bool,
+    /// Its resident memory, when the limit is on and it is not being
+    /// killed already.
+    pub rss_mb: Option<u64>,
+    /// Why it is being killed, if it is.
+    pub killed: Option<Killed>,
+    pub now: Instant,
+}
+
+/// The hang watch's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kill {
+    /// Past -rss_limit_mb, by this many MiB resident.
+    OutOfMemory(u64),
+    /// No progress within its allowance: asked for its stack, then killed
+    /// (the shell's `Worker::time_out`, called again at every look until
+    /// it is gone).
+    Timeout,
+}
 
 /// Budget for minimizing an input that brought new coverage: Go spends up
 /// to -fuzzminimizetime on each; we cap it, so that a busy corpus does not
@@ -295,7 +330,10 @@ impl State {
         let slot = &self.slots[w];
         if timeout.is_zero() {
             Duration::ZERO
-        } else if !slot.ready || !slot.warm || (slot.cold && execs <= 2) {
+        } else if match slot.life.stage() {
+            Some(Stage::Working { cold }) => cold && execs <= 2,
+            _ => true,
+        } {
             warm_up_allowance(timeout)
         } else if matches!(
             slot.job,
@@ -307,21 +345,142 @@ impl State {
         }
     }
 
+    /// The hang watch, at one look at worker `w`: what it has now seen of
+    /// it, and whether to kill it. Memory comes first: an input that
+    /// touches gigabytes runs slowly under load and may pass its time limit
+    /// too; it is the memory it is killed for, as its replay will say.
+    pub fn watch(&self, w: usize, look: &Look, seen: Seen) -> (Seen, Option<Kill>) {
+        if !self.watched(w) {
+            return (seen, None);
+        }
+        // Loading and initializing runs no execution, and must not hang
+        // unseen: its clock runs from the start. Otherwise progress, or no
+        // execution running (between executions, or its answer waits in
+        // our queue), is not a hang.
+        let loading = self.slots[w].life.stage() == Some(Stage::Loading);
+        let seen = if look.execs != seen.execs || (!loading && !look.running) {
+            Seen {
+                execs: look.execs,
+                at: look.now,
+            }
+        } else {
+            seen
+        };
+        let limit = self.cfg.rss_limit_mb;
+        if let Some(rss) = look.rss_mb.filter(|&r| limit > 0 && r > limit) {
+            if look.killed.is_none() {
+                return (seen, Some(Kill::OutOfMemory(rss)));
+            }
+        }
+        let allowance = self.allowance(w, look.execs);
+        let hung = !allowance.is_zero() && look.now.duration_since(seen.at) > allowance;
+        if look.killed == Some(Killed::Timeout) || hung {
+            return (seen, Some(Kill::Timeout));
+        }
+        (seen, None)
+    }
+
     /// Whether worker `w`'s clock runs: while it has work, and while it
     /// loads and warms up (which must not hang unseen).
     pub fn watched(&self, w: usize) -> bool {
         let slot = &self.slots[w];
-        slot.worker.is_some() && (slot.job != Job::Idle || !slot.warm)
+        slot.life != Life::Vacant && (slot.job != Job::Idle || !slot.life.warm())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::dispatch::{Clock, Step};
+    use crate::dispatch::{Clock, Kill, Look, Seen, Step};
     use crate::state::tests::{config, state};
-    use crate::state::{Action, Config, Failing, Job, Phase};
+    use crate::state::{Action, Config, Failing, Job, Life, Phase, Stage};
     use fuzz_core::duration::Limit;
+    use fuzz_core::worker::client::Killed;
     use fuzz_core::worker::protocol::Request;
+    use std::time::Duration;
+
+    /// One look of the hang watch at worker 0, `after` its last progress.
+    fn look(
+        s: &crate::state::State,
+        execs: u64,
+        running: bool,
+        rss_mb: Option<u64>,
+        killed: Option<Killed>,
+        after: Duration,
+    ) -> Option<Kill> {
+        let at = std::time::Instant::now();
+        let seen = Seen { execs: 5, at };
+        let look = Look {
+            execs,
+            running,
+            rss_mb,
+            killed,
+            now: at + after,
+        };
+        let (now_seen, kill) = s.watch(0, &look, seen);
+        let moved = execs != 5 || (s.slots[0].life != Life::Alive(Stage::Loading) && !running);
+        assert_eq!(now_seen.at == look.now, moved && s.watched(0), "{look:?}");
+        kill
+    }
+
+    #[test]
+    fn the_hang_watch_kills_for_memory_first_then_for_time_and_spares_progress() {
+        let mut s = state(config(), 1, &[]);
+        s.slots[0].job = Job::Fuzz(0);
+        let (t, past) = (Duration::from_secs(1), Duration::from_secs(11));
+        // -timeout 10 s, a worker past its warm-up with work.
+        assert_eq!(look(&s, 5, true, None, None, t), None);
+        assert_eq!(look(&s, 5, true, None, None, past), Some(Kill::Timeout));
+        assert_eq!(
+            look(&s, 6, true, None, None, past),
+            None,
+            "it made progress"
+        );
+        assert_eq!(
+            look(&s, 5, false, None, None, past),
+            None,
+            "between executions"
+        );
+        // Memory first; once killed for it, not again, though its time
+        // may run out meanwhile; a timeout goes on to its SIGKILL.
+        let over = Some(4096);
+        assert_eq!(
+            look(&s, 5, true, over, None, past),
+            Some(Kill::OutOfMemory(4096))
+        );
+        assert_eq!(look(&s, 5, true, Some(2048), None, t), None, "at the limit");
+        let oom = Some(Killed::OutOfMemory(4096));
+        assert_eq!(look(&s, 5, true, over, oom, t), None);
+        let timeout = Some(Killed::Timeout);
+        assert_eq!(look(&s, 6, true, None, timeout, t), Some(Kill::Timeout));
+        // Loading runs no execution: its clock runs all the same, with
+        // the warm-up's allowance (100 s here).
+        s.slots[0].life = Life::Alive(Stage::Loading);
+        let loading = Duration::from_secs(101);
+        assert_eq!(look(&s, 5, false, None, None, past), None);
+        assert_eq!(look(&s, 5, false, None, None, loading), Some(Kill::Timeout));
+        // Nothing to do and warm, or no worker: not watched.
+        s.slots[0].life = Life::Alive(Stage::Working { cold: false });
+        s.slots[0].job = Job::Idle;
+        assert_eq!(look(&s, 5, true, over, None, loading), None);
+        s.slots[0].life = Life::Vacant;
+        s.slots[0].job = Job::Fuzz(0);
+        assert_eq!(look(&s, 5, true, over, None, loading), None);
+        // -timeout 0: no limit of time, memory still watched.
+        let mut s = state(
+            Config {
+                timeout: Duration::ZERO,
+                ..config()
+            },
+            1,
+            &[],
+        );
+        s.slots[0].job = Job::Fuzz(0);
+        assert_eq!(look(&s, 5, true, None, None, loading), None);
+        assert_eq!(
+            look(&s, 5, true, over, None, t),
+            Some(Kill::OutOfMemory(4096))
+        );
+    }
 
     fn sent(actions: &[Action]) -> Vec<(usize, &Request)> {
         actions

@@ -14,7 +14,7 @@ use crate::corpus::{Corpus, Entry};
 use fuzz_cli::run::Cli;
 use fuzz_core::duration::Limit;
 use fuzz_core::search::rng::splitmix64;
-use fuzz_core::worker::client::Worker;
+use fuzz_core::worker::client::WorkerId;
 use fuzz_core::worker::crash::{self, DeathKind};
 use fuzz_core::worker::protocol::{Request, Search, TargetDesc};
 use fuzz_core::worker::shm::Mutation;
@@ -154,23 +154,65 @@ pub struct Crash {
     pub report: String,
 }
 
-/// One worker's place in the turn: the process, and what the coordinator
-/// knows of it.
+/// Where a started worker is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Loading the library and initializing: it has not said hello.
+    Loading,
+    /// Said hello; its warm-up (the empty input, run before any other)
+    /// runs.
+    WarmingUp,
+    /// Warmed up, ready for work. `cold`: its warm-up failed or was
+    /// skipped, so its first input gets the warm-up's allowance.
+    Working { cold: bool },
+}
+
+/// A slot's worker, as the coordinator's decisions see it (the process
+/// itself is the shell's: coordinator.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Life {
+    /// No worker: none started yet, or its death was handled and no
+    /// other has taken its place.
+    Vacant,
+    /// A worker in this stage.
+    Alive(Stage),
+    /// A worker being killed (a hang, its memory), in the stage it was in:
+    /// its death is awaited.
+    Dying(Stage),
+}
+
+impl Life {
+    /// The stage of a worker alive or dying.
+    pub fn stage(self) -> Option<Stage> {
+        match self {
+            Life::Vacant => None,
+            Life::Alive(s) | Life::Dying(s) => Some(s),
+        }
+    }
+
+    /// The same life in another stage (a dying worker stays dying).
+    fn to(self, stage: Stage) -> Life {
+        match self {
+            Life::Dying(_) => Life::Dying(stage),
+            _ => Life::Alive(stage),
+        }
+    }
+
+    /// Past its warm-up.
+    pub fn warm(self) -> bool {
+        matches!(self.stage(), Some(Stage::Working { .. }))
+    }
+}
+
+/// One worker's place in the turn: what the coordinator knows of the
+/// worker in it.
 pub struct Slot {
-    /// The worker; `None` between its death and its replacement.
-    pub worker: Option<Worker>,
-    /// Its spawn number: events carry it, and those of workers no longer in
-    /// a slot (a turn before, a replaced one) are dropped.
-    pub id: usize,
+    /// The spawn number of its worker: events carry it, and those of
+    /// workers no longer in a slot (a turn before, a replaced one) are
+    /// dropped.
+    pub id: WorkerId,
+    pub life: Life,
     pub job: Job,
-    /// It said hello: only then is it sent work (a request written before
-    /// it reads would block the loop).
-    pub ready: bool,
-    /// Its warm-up (the empty input, run before any other) is done.
-    pub warm: bool,
-    /// Its warm-up failed or was skipped: its first input gets the
-    /// warm-up's allowance.
-    pub cold: bool,
     /// How many coverage features and corpus entries it has been told.
     pub synced: usize,
     pub shared: usize,
@@ -185,15 +227,12 @@ pub struct Slot {
 }
 
 impl Slot {
-    /// A slot for a worker not started yet.
-    pub fn empty() -> Slot {
+    /// The slot of worker `id`, just started, which knows nothing yet.
+    pub fn started(id: WorkerId) -> Slot {
         Slot {
-            worker: None,
-            id: usize::MAX,
+            id,
+            life: Life::Alive(Stage::Loading),
             job: Job::Idle,
-            ready: false,
-            warm: false,
-            cold: false,
             synced: 0,
             shared: 0,
             told: 0,
@@ -203,23 +242,42 @@ impl Slot {
     }
 
     /// The slot now holds a fresh worker numbered `id`, which knows nothing
-    /// yet.
-    pub fn restart(&mut self, id: usize, worker: Option<Worker>) {
-        self.worker = worker;
-        self.id = id;
-        self.ready = false;
-        self.warm = false;
-        self.cold = false;
-        self.synced = 0;
-        self.shared = 0;
-        self.told = 0;
-        self.saved_early = None;
+    /// yet; its job and the executions promised to it stay.
+    pub fn restart(&mut self, id: WorkerId) {
+        let job = std::mem::replace(&mut self.job, Job::Idle);
+        *self = Slot {
+            job,
+            promised: self.promised,
+            ..Slot::started(id)
+        };
+    }
+
+    /// Its worker is gone.
+    pub fn vacate(&mut self) {
+        self.life = Life::Vacant;
     }
 
     /// Ready for work: said hello, warmed up, and not being killed. (A
     /// worker that died is not ready: its slot waits for a new one.)
     pub fn usable(&self) -> bool {
-        self.ready && self.warm && !matches!(&self.worker, Some(w) if w.killed.is_some())
+        matches!(self.life, Life::Alive(Stage::Working { .. }))
+    }
+
+    /// It said hello.
+    pub fn said_hello(&mut self) {
+        self.life = self.life.to(Stage::WarmingUp);
+    }
+
+    /// Its warm-up is over, `ok` or not.
+    pub fn warmed(&mut self, ok: bool) {
+        self.life = self.life.to(Stage::Working { cold: !ok });
+    }
+
+    /// It is being killed.
+    pub fn dying(&mut self) {
+        if let Life::Alive(s) = self.life {
+            self.life = Life::Dying(s);
+        }
     }
 }
 
@@ -404,7 +462,7 @@ impl State {
 
     /// The slot of the worker numbered `id`; `None` for one no longer in a
     /// slot.
-    pub fn slot_of(&self, id: usize) -> Option<usize> {
+    pub fn slot_of(&self, id: WorkerId) -> Option<usize> {
         self.slots.iter().position(|s| s.id == id)
     }
 
@@ -609,10 +667,8 @@ pub mod tests {
             origin: Origin::Seed,
         }));
         for id in 0..slots {
-            let mut slot = Slot::empty();
-            slot.restart(id, None);
-            slot.ready = true;
-            slot.warm = true;
+            let mut slot = Slot::started(WorkerId(id));
+            slot.life = Life::Alive(Stage::Working { cold: false });
             s.slots.push(slot);
         }
         s

@@ -15,7 +15,7 @@
 
 use crate::corpus::Origin;
 use crate::dispatch::WARM_UP;
-use crate::state::{Action, Crash, Failing, FindingKind, Job, Phase, State};
+use crate::state::{Action, Crash, Failing, FindingKind, Job, Phase, Stage, State};
 use fuzz_core::format::value;
 use fuzz_core::worker::client::Death;
 use fuzz_core::worker::crash::{self, DeathKind};
@@ -32,13 +32,12 @@ impl State {
                 self.corpus.set_counters(counters);
                 // A worker started for a minimization has its job already.
                 self.slots[w].job = job;
-                self.slots[w].ready = true;
+                self.slots[w].said_hello();
                 Ok(Vec::new())
             }
             Response::Warmed { ok } => {
                 self.slots[w].job = job;
-                self.slots[w].warm = true;
-                self.slots[w].cold = !ok;
+                self.slots[w].warmed(ok);
                 Ok(Vec::new())
             }
             Response::Warning { message } => {
@@ -305,7 +304,7 @@ impl State {
     /// is gone, when the death is triaged as any other.
     pub fn on_crashing(&mut self, w: usize, input: &[u8]) -> Vec<Action> {
         let slot = &self.slots[w];
-        if !matches!(slot.job, Job::Fuzz(_)) || !slot.warm || slot.saved_early.is_some() {
+        if !matches!(slot.job, Job::Fuzz(_)) || !slot.life.warm() || slot.saved_early.is_some() {
             return Vec::new();
         }
         let Some(entry) = self.entry_of(input) else {
@@ -318,11 +317,13 @@ impl State {
     fn triage_death(&mut self, w: usize, death: Death) -> Result<Vec<Action>, String> {
         let job = std::mem::replace(&mut self.slots[w].job, Job::Idle);
         self.slots[w].promised = 0;
-        let said_hello = std::mem::replace(&mut self.slots[w].ready, false);
+        let stage = self.slots[w].life.stage();
+        self.slots[w].vacate();
+        let said_hello = stage.is_some_and(|s| s != Stage::Loading);
         if death.kind == DeathKind::Stopped {
             return Ok(Vec::new());
         }
-        if said_hello && !self.slots[w].warm {
+        if stage == Some(Stage::WarmingUp) {
             // It died in its warm-up, on the empty input: a finding like
             // any other (its input is in shared memory), and the workers
             // that follow skip the warm-up, which would kill each of them.
@@ -500,7 +501,7 @@ fn then_replace(w: usize, mut actions: Vec<Action>) -> Vec<Action> {
 #[cfg(test)]
 mod tests {
     use crate::state::tests::{config, state};
-    use crate::state::{Action, Config, Crash, Failing, FindingKind, Job, Phase};
+    use crate::state::{Action, Config, Crash, Failing, FindingKind, Job, Life, Phase, Stage};
     use fuzz_core::worker::client::Death;
     use fuzz_core::worker::crash::DeathKind;
     use fuzz_core::worker::protocol::{Checked, Exec, Found, Keep, Request, Response};
@@ -638,7 +639,7 @@ mod tests {
         s.phase = Phase::Fuzzing;
         // Only a fuzzing worker's input is saved so.
         s.slots[1].job = Job::Baseline(0);
-        s.slots[1].warm = true;
+        s.slots[1].warmed(true);
         assert!(s.on_crashing(1, &packed(b"ok")).is_empty());
         s.slots[1].job = Job::Fuzz(0);
         let a = s.on_crashing(1, &packed(b"boom"));
@@ -654,7 +655,7 @@ mod tests {
         // Another worker's crash meanwhile is dropped, as Go does: what it
         // saved goes.
         s.slots[0].job = Job::Fuzz(0);
-        s.slots[0].warm = true;
+        s.slots[0].warmed(true);
         assert_eq!(kinds(&s.on_crashing(0, &packed(b"x"))), ["save"]);
         let a = s.on_death(0, death(segv(), &packed(b"x"), REPORT)).unwrap();
         assert_eq!(kinds(&a), ["discard", "replace"]);
@@ -747,7 +748,8 @@ mod tests {
             !s.slots[0].usable(),
             "a dead worker's slot waits for the new one"
         );
-        s.slots[0].ready = true; // its hello
+        // Its replacement, past its hello and warm-up.
+        s.slots[0].life = Life::Alive(Stage::Working { cold: false });
         s.slots[0].job = Job::Fuzz(0);
         let a = s
             .on_death(0, death(DeathKind::Timeout, &packed(b"i"), REPORT))
@@ -813,7 +815,7 @@ mod tests {
     #[test]
     fn a_worker_that_never_said_hello_is_misuse() {
         let mut s = state(config(), 1, &[]);
-        s.slots[0].ready = false;
+        s.slots[0].life = Life::Alive(Stage::Loading);
         let why = s
             .on_death(
                 0,
@@ -993,7 +995,7 @@ mod tests {
     fn a_death_in_the_warm_up_is_a_finding_and_later_workers_skip_it() {
         let mut s = state(config(), 1, &["a"]);
         s.phase = Phase::Fuzzing;
-        s.slots[0].warm = false;
+        s.slots[0].life = Life::Alive(Stage::WarmingUp);
         assert!(!s.slots[0].usable(), "no work before the warm-up is done");
         let a = s.on_death(0, death(segv(), &packed(b""), REPORT)).unwrap();
         assert_eq!(kinds(&a), ["save", "replace+fallback", "run", "check"]);
@@ -1002,8 +1004,7 @@ mod tests {
         // A worker whose warm-up failed gets the allowance for its first
         // input, then -timeout.
         let mut s = state(config(), 1, &["a"]);
-        s.slots[0].ready = false;
-        s.slots[0].warm = false;
+        s.slots[0].life = Life::Alive(Stage::Loading);
         assert_eq!(s.allowance(0, 0), Duration::from_secs(100), "loading");
         s.on_answer(0, hello(&s)).unwrap();
         assert_eq!(s.allowance(0, 1), Duration::from_secs(100), "warming up");
@@ -1015,7 +1016,7 @@ mod tests {
             "its first input"
         );
         assert_eq!(s.allowance(0, 3), Duration::from_secs(10), "then -timeout");
-        s.slots[0].cold = false;
+        s.slots[0].warmed(true);
         assert_eq!(
             s.allowance(0, 2),
             Duration::from_secs(10),
@@ -1030,7 +1031,7 @@ mod tests {
             &[],
         );
         assert_eq!(s.allowance(0, 5), Duration::ZERO, "-timeout 0: no limit");
-        s.slots[0].warm = false;
+        s.slots[0].life = Life::Alive(Stage::WarmingUp);
         assert_eq!(s.allowance(0, 0), Duration::ZERO);
     }
 
@@ -1055,7 +1056,7 @@ mod tests {
     #[test]
     fn hello_makes_a_worker_ready_and_keeps_a_job_given_before() {
         let mut s = state(config(), 1, &[]);
-        s.slots[0].ready = false;
+        s.slots[0].life = Life::Alive(Stage::Loading);
         s.slots[0].job = Job::ConfirmFailure(Failing {
             entry: "e".into(),
             found: "e".into(),
@@ -1069,7 +1070,7 @@ mod tests {
             counters: 0,
         };
         assert!(s.on_answer(0, hello).unwrap().is_empty());
-        assert!(s.slots[0].ready);
+        assert_eq!(s.slots[0].life, Life::Alive(Stage::WarmingUp));
         assert!(s.slots[0].job.is_failure());
         let error = Response::Error {
             id: 0,

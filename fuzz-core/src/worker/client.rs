@@ -27,11 +27,22 @@ use std::time::{Duration, Instant};
 
 /// Something that happened to a worker.
 pub enum Event {
-    Answer(usize, Response),
+    Answer(WorkerId, Response),
     /// The worker's answer pipe closed: it exited or died.
-    Gone(usize),
+    Gone(WorkerId),
     /// The worker sent something that is not the protocol.
-    Garbled(usize, String),
+    Garbled(WorkerId, String),
+}
+
+/// A worker's spawn number, unique within its tool's run: its events
+/// carry it, so that those of a worker since replaced can be told apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WorkerId(pub usize);
+
+impl std::fmt::Display for WorkerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 /// Why the coordinator killed a worker.
@@ -58,7 +69,7 @@ pub struct Death {
 }
 
 pub struct Worker {
-    pub index: usize,
+    pub index: WorkerId,
     child: Child,
     requests: File,
     capture: File,
@@ -66,10 +77,6 @@ pub struct Worker {
     pub shm: Shm,
     pub shm_path: PathBuf,
     pub killed: Option<Killed>,
-    /// Executions counted when the coordinator last looked, and when that
-    /// count last moved.
-    pub seen_execs: u64,
-    pub seen_at: Instant,
     /// When it was asked for its stack after a timeout.
     asked: Option<Instant>,
 }
@@ -101,7 +108,7 @@ fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
 
 impl Worker {
     /// Starts worker `index` and its reader thread.
-    pub fn spawn(index: usize, s: &Spawn, events: Sender<Event>) -> Result<Worker, String> {
+    pub fn spawn(index: WorkerId, s: &Spawn, events: Sender<Event>) -> Result<Worker, String> {
         let shm_path = s.dir.join(format!("worker{index}.shm"));
         let _ = std::fs::remove_file(&shm_path);
         let shm = Shm::create(&shm_path, s.capacity).map_err(|e| e.to_string())?;
@@ -190,8 +197,6 @@ impl Worker {
             shm,
             shm_path,
             killed: None,
-            seen_execs: 0,
-            seen_at: Instant::now(),
             asked: None,
         })
     }
@@ -202,7 +207,6 @@ impl Worker {
         // in append mode), so it never grows past one request's output.
         let _ = self.capture.set_len(0);
         self.capture_mark = 0;
-        self.seen_at = Instant::now();
         self.requests
             .write_all(protocol::to_line(request).as_bytes())
             .map_err(|e| format!("worker {}: {e}", self.index))
@@ -332,7 +336,7 @@ fn classify(status: Option<std::process::ExitStatus>, report: &str) -> DeathKind
 }
 
 /// One worker driven one request at a time, for tools that do not fuzz
-/// (fuzz-corpus merge -lib and cover): a request that kills or hangs the
+/// (fuzz-minimize, fuzz-corpus merge -lib and cover): a request that kills or hangs the
 /// worker comes back as its `Death`, and the next request goes to a fresh
 /// worker. A fresh worker's warm-up (see [`Response::Warmed`]) gets
 /// [`warm_up_allowance`]; every request after it gets its timeout, so a
@@ -354,7 +358,7 @@ pub struct Session {
     /// The next worker starts without a warm-up: the last one died in it.
     skip_warm_up: bool,
     /// Which worker is current: events of earlier ones are stale.
-    generation: usize,
+    generation: WorkerId,
     /// How the last worker to die died.
     last: Option<Box<Death>>,
     /// Asked every 100 ms while a request runs: true stops the session
@@ -426,7 +430,7 @@ impl Session {
             warmed: false,
             fresh: true,
             skip_warm_up: false,
-            generation: 0,
+            generation: WorkerId(0),
             last: None,
             stop,
             desc: TargetDesc {
@@ -441,7 +445,7 @@ impl Session {
     }
 
     fn respawn(&mut self) -> Result<(), String> {
-        self.generation += 1;
+        self.generation.0 += 1;
         let generation = self.generation;
         let serve = ServeArgs {
             no_warm_up: self.skip_warm_up,
@@ -485,14 +489,9 @@ impl Session {
                 Ok(Event::Garbled(_, m)) => return Err(m),
                 Ok(Event::Gone(_)) | Err(_) => {
                     let death = worker.death();
-                    let why = death
-                        .report
-                        .lines()
-                        .rev()
-                        .find_map(|l| l.strip_prefix("fuzz-worker: "))
+                    return Err(crate::worker::crash::last_said(&death.report)
                         .map(str::to_string)
-                        .unwrap_or(format!("the worker exited ({})", death.kind));
-                    return Err(why);
+                        .unwrap_or(format!("the worker exited ({})", death.kind)));
                 }
             }
         }
@@ -502,9 +501,8 @@ impl Session {
     /// worker that dies or hangs in it is replaced by one that skips it,
     /// whose first request then gets the allowance.
     fn warm_up(&mut self, timeout: Duration) -> Result<(), Box<Death>> {
-        match self.wait(warm_up_allowance(timeout), |r| {
-            matches!(r, Response::Warmed { .. })
-        })? {
+        let warmed = |r: &Response| matches!(r, Response::Warmed { .. });
+        match self.wait(warm_up_allowance(timeout), warmed, |_| {})? {
             Some(Response::Warmed { ok }) => {
                 self.warmed = true;
                 self.fresh = !ok;
@@ -529,6 +527,7 @@ impl Session {
         &mut self,
         limit: Duration,
         want: impl Fn(&Response) -> bool,
+        mut other: impl FnMut(&Response),
     ) -> Result<Option<Response>, Box<Death>> {
         let start = Instant::now();
         loop {
@@ -551,7 +550,8 @@ impl Session {
                 // The crash handler's first word: the death follows.
                 Ok(Event::Answer(_, Response::Crashing)) => {}
                 Ok(Event::Answer(_, r)) if want(&r) => return Ok(Some(r)),
-                Ok(Event::Answer(..) | Event::Garbled(..)) => {}
+                Ok(Event::Answer(_, r)) => other(&r),
+                Ok(Event::Garbled(..)) => {}
                 Ok(Event::Gone(_)) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                     self.last = self.worker.take().map(|mut w| Box::new(w.death()));
                     return Ok(None);
@@ -580,6 +580,17 @@ impl Session {
     /// hung on it (the next call starts a new worker), or was stopped
     /// (kind `Stopped`).
     pub fn call(&mut self, request: &Request, timeout: Duration) -> Result<Response, Box<Death>> {
+        self.call_noting(request, timeout, |_| {})
+    }
+
+    /// [`Session::call`], with `note` shown every answer that does not end
+    /// the request (a minimization's `Progress`, a `Warning`).
+    pub fn call_noting(
+        &mut self,
+        request: &Request,
+        timeout: Duration,
+        note: impl FnMut(&Response),
+    ) -> Result<Response, Box<Death>> {
         if self.worker.is_none() {
             self.respawn()
                 .map_err(|e| no_worker(DeathKind::CannotRun, e))?;
@@ -600,12 +611,13 @@ impl Session {
             d.report.push_str(&e);
             return Err(Box::new(d));
         }
-        let answer = self.wait(limit, |r| {
+        let ends = |r: &Response| {
             !matches!(
                 r,
                 Response::Progress { .. } | Response::Warmed { .. } | Response::Warning { .. }
             )
-        })?;
+        };
+        let answer = self.wait(limit, ends, note)?;
         match answer {
             Some(r) => Ok(r),
             None => Err(self
