@@ -8,11 +8,10 @@ use fuzz_cli::io::{check_output_file, display, read_operand, write_output};
 use fuzz_cli::minimize::Cli;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::Limit;
-use fuzz_core::worker::client::{Event, Spawn, Worker, WorkerId};
+use fuzz_core::worker::client::{Death, Session};
+use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::protocol::{Checked, Keep, Request, Response};
-use fuzz_core::worker::serve_args::ServeArgs;
 use fuzz_core::{format::codec, ArgType, Value};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 const TOOL: &str = "fuzz-minimize";
@@ -21,39 +20,25 @@ fn main() -> std::process::ExitCode {
     fuzz_cli::exit::run::<Cli, _>(TOOL, run)
 }
 
-/// The worker's answer to the one request in flight.
-fn answer(rx: &Receiver<Event>, worker: &mut Worker) -> Result<Response, CliError> {
-    loop {
-        if fuzz_cli::interrupt::interrupted() {
-            return Err(CliError::interrupted());
-        }
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(Event::Answer(_, Response::Error { message, .. })) => {
-                return Err(CliError::misuse(message))
-            }
-            // The worker's warm-up, and what it wants said: nothing to wait
-            // for here (its checks run in children under the time limit).
-            Ok(Event::Answer(
-                _,
-                Response::Warmed { .. } | Response::Warning { .. } | Response::Crashing,
-            )) => {}
-            Ok(Event::Answer(_, r)) => return Ok(r),
-            Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
-            Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
-                let death = worker.death();
-                if fuzz_cli::interrupt::stopped_with_us(&death.kind, &death.report) {
-                    return Err(CliError::interrupted());
-                }
-                // A worker that could not start says why on stderr, as
-                // fuzz-run reads it.
-                let why = fuzz_core::worker::crash::last_said(&death.report)
-                    .map(str::to_string)
-                    .unwrap_or(format!("the worker died ({})", death.kind));
-                return Err(CliError::misuse(why));
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-        }
+/// The request ended because the tool was told to stop: Ctrl-C, or a stop
+/// signal sent to the worker with ours (a scheduler's).
+fn stopped(death: &Death) -> bool {
+    death.kind == DeathKind::Stopped
+        || fuzz_cli::interrupt::stopped_with_us(&death.kind, &death.report)
+}
+
+/// The one line a request that failed ends the tool with: Ctrl-C (or a
+/// stop signal sent with ours) is a stop, anything else misuse in the
+/// worker's own words.
+fn failed(death: &Death) -> CliError {
+    if stopped(death) {
+        return CliError::interrupted();
     }
+    CliError::misuse(
+        fuzz_core::worker::crash::last_said(&death.report)
+            .map(str::to_string)
+            .unwrap_or(format!("the worker died ({})", death.kind)),
+    )
 }
 
 fn run(cli: Cli) -> Result<Status, CliError> {
@@ -68,44 +53,42 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     let target =
         fuzz_cli::target::choose(&worker_bin, &cli.lib, cli.target.as_deref(), &[&cli.input]);
     let dir = fuzz_cli::scratch::dir()?;
-    let (tx, rx) = channel();
-    let serve = ServeArgs::new(cli.lib.clone(), target.clone());
-    let spawn = Spawn {
-        worker: &worker_bin,
-        serve: &serve,
-        dir: dir.path(),
-        capacity: input.len() * 2 + 4096,
-        cwd: None,
-    };
-    let mut worker = Worker::spawn(WorkerId(0), &spawn, tx).map_err(CliError::misuse)?;
-    let Response::Hello { target: desc, .. } = answer(&rx, &mut worker)? else {
-        return Err(CliError::misuse("the worker did not say hello"));
-    };
+    fuzz_cli::interrupt::install();
+    let mut session = Session::start(
+        &worker_bin,
+        &cli.lib,
+        target.as_deref(),
+        dir.path(),
+        input.len() * 2 + 4096,
+        fuzz_cli::interrupt::interrupted,
+    )
+    .map_err(CliError::misuse)?;
+    let desc = session.desc.clone();
     let values = input_values(&cli, &input, &name, &desc.name, &desc.args)?;
     let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");
-    fuzz_cli::interrupt::install();
 
     // How the input runs as given (in a forked child, so a crash is safe),
-    // and so what must be kept.
-    worker
-        .send(&Request::Check {
-            id: 1,
-            entry: entry.clone(),
-            timeout_ms: cli.limits.timeout().as_millis() as u64,
-            rss_limit_mb: cli.limits.rss_limit_mb,
-        })
-        .map_err(CliError::misuse)?;
-    let checked = match answer(&rx, &mut worker)? {
-        Response::Checked { outcome, .. } => outcome,
-        other => return Err(CliError::misuse(format!("unexpected answer {other:?}"))),
+    // and so what must be kept. The worker keeps the child within
+    // -timeout: no limit of the session's own.
+    let check = Request::Check {
+        id: 1,
+        entry: entry.clone(),
+        timeout_ms: cli.limits.timeout().as_millis() as u64,
+        rss_limit_mb: cli.limits.rss_limit_mb,
+    };
+    let checked = match session.call(&check, Duration::ZERO) {
+        Ok(Response::Checked { outcome, .. }) => outcome,
+        Ok(Response::Error { message, .. }) => return Err(CliError::misuse(message)),
+        Ok(other) => return Err(CliError::misuse(format!("unexpected answer {other:?}"))),
+        Err(death) => return Err(failed(&death)),
     };
     let Some(keep) = what_to_keep(&cli, &name, &desc.name, checked) else {
         return Ok(Status::Finding);
     };
 
     let start = Instant::now();
-    let (best, execs, interrupted) = minimize(&cli, &rx, &mut worker, &entry, keep, start)?;
-    worker.stop();
+    let (best, execs, interrupted) = minimize(&cli, &mut session, &entry, keep, start)?;
+    session.stop();
 
     let best_values = codec::decode(best.as_bytes()).map_err(CliError::from)?;
     let out = if cli.raw {
@@ -207,8 +190,7 @@ fn what_to_keep(cli: &Cli, name: &str, target: &str, checked: Checked) -> Option
 /// or a worker that died, the best so far standing).
 fn minimize(
     cli: &Cli,
-    rx: &Receiver<Event>,
-    worker: &mut Worker,
+    session: &mut Session,
     entry: &str,
     keep: Keep,
     start: Instant,
@@ -217,61 +199,48 @@ fn minimize(
         Limit::Time(d) => (None, Some(d.as_millis() as u64)),
         Limit::Count(n) => (Some(n), None),
     };
-    worker
-        .send(&Request::Minimize {
-            id: 3,
-            entry: entry.to_string(),
-            keep,
-            max_execs,
-            millis,
-            timeout_ms: cli.limits.timeout().as_millis() as u64,
-            rss_limit_mb: cli.limits.rss_limit_mb,
-        })
-        .map_err(CliError::misuse)?;
+    let request = Request::Minimize {
+        id: 3,
+        entry: entry.to_string(),
+        keep,
+        max_execs,
+        millis,
+        timeout_ms: cli.limits.timeout().as_millis() as u64,
+        rss_limit_mb: cli.limits.rss_limit_mb,
+    };
     let mut best = entry.to_string();
     let mut last_note = Instant::now();
-    loop {
-        if fuzz_cli::interrupt::interrupted() {
-            return Ok((best, None, true));
-        }
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(Event::Answer(
-                _,
-                Response::Progress {
-                    entry, execs, size, ..
-                },
-            )) => {
-                best = entry;
-                if last_note.elapsed() >= Duration::from_secs(1) {
-                    last_note = Instant::now();
-                    eprintln!(
-                        "{TOOL}: {:.0}s: {size} bytes after {execs} executions",
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-            }
-            Ok(Event::Answer(_, Response::Minimized { entry, execs, .. })) => {
-                return Ok((entry, Some(execs), false))
-            }
-            Ok(Event::Answer(_, Response::Error { message, .. })) => {
-                return Err(CliError::misuse(message))
-            }
-            Ok(Event::Answer(..)) | Err(RecvTimeoutError::Timeout) => {}
-            Ok(Event::Garbled(_, m)) => return Err(CliError::misuse(m)),
-            Ok(Event::Gone(_)) | Err(RecvTimeoutError::Disconnected) => {
-                // Only an in-process (coverage) candidate can take the
-                // worker down; the best so far stands.
-                let death = worker.death();
-                // Signalled with this process: a stop, not the worker's end.
-                if fuzz_cli::interrupt::stopped_with_us(&death.kind, &death.report) {
-                    return Ok((best, None, true));
-                }
+    let note = |r: &Response| {
+        if let Response::Progress {
+            entry, execs, size, ..
+        } = r
+        {
+            best.clone_from(entry);
+            if last_note.elapsed() >= Duration::from_secs(1) {
+                last_note = Instant::now();
                 eprintln!(
-                    "{TOOL}: warning: the worker died ({}); keeping the best so far",
-                    death.kind
+                    "{TOOL}: {:.0}s: {size} bytes after {execs} executions",
+                    start.elapsed().as_secs_f64()
                 );
-                return Ok((best, None, true));
             }
+        }
+    };
+    // The worker keeps to -fuzzminimizetime and each candidate to
+    // -timeout: no limit of the session's own.
+    match session.call_noting(&request, Duration::ZERO, note) {
+        Ok(Response::Minimized { entry, execs, .. }) => Ok((entry, Some(execs), false)),
+        Ok(Response::Error { message, .. }) => Err(CliError::misuse(message)),
+        Ok(other) => Err(CliError::misuse(format!("unexpected answer {other:?}"))),
+        // Signalled with this process: a stop, the best so far standing.
+        Err(death) if stopped(&death) => Ok((best, None, true)),
+        Err(death) => {
+            // Only an in-process (coverage) candidate can take the worker
+            // down; the best so far stands.
+            eprintln!(
+                "{TOOL}: warning: the worker died ({}); keeping the best so far",
+                death.kind
+            );
+            Ok((best, None, true))
         }
     }
 }
