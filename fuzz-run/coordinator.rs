@@ -9,14 +9,13 @@
 use crate::corpus::{self, Origin};
 use crate::dispatch::{Clock, Kill, Look, Seen, Step};
 use crate::findings::Places;
+use crate::plan::Plan;
 use crate::report::{fmt_duration, Failure, Reporter, Snapshot, Stop};
-use crate::state::{Action, Config, Finding, Phase, Slot, State};
+use crate::state::{Action, Finding, Phase, Slot, State};
 use crate::sync::Syncer;
 use crate::targets::TargetInfo;
 use crate::turns::Turn;
-use fuzz_cli::run::Cli;
 use fuzz_cli::CliError;
-use fuzz_core::duration::Limit;
 use fuzz_core::run_events::{self, secs3, FuzzEvent};
 use fuzz_core::worker::client::{Event, Killed, Spawn, Worker, WorkerId};
 use fuzz_core::worker::protocol::{self, GoStatus, Response};
@@ -117,10 +116,9 @@ impl Coordinator {
     /// Loads `target`'s seed corpus and cache. A malformed seed corpus fails
     /// the target before any fuzzing, as in Go: it is reported, and `None`.
     pub fn open(
-        cli: &Cli,
+        plan: &Plan,
         target: &TargetInfo,
         places: Places,
-        worker_bin: &Path,
         reporter: Reporter,
         sync: Option<Rc<RefCell<Syncer>>>,
     ) -> Result<Option<Coordinator>, CliError> {
@@ -168,34 +166,29 @@ impl Coordinator {
             touch(&places.cache_dir.join(&e.name));
         }
         let largest = seeds.iter().chain(&cached).map(|e| e.text.len()).max();
-        let capacity = capacity_for(&target.args, cli.max_len).max(largest.unwrap_or(0)) + 64;
+        let capacity =
+            capacity_for(&target.args, plan.config.max_len).max(largest.unwrap_or(0)) + 64;
         let (tx, rx) = channel();
         let launcher = Launcher {
-            worker_bin: worker_bin.to_path_buf(),
-            serve: ServeArgs {
-                dict: cli.dict.clone(),
-                cmp_lib: cli.cmp_lib.clone(),
-                cmp_outcomes: cli.cmp_outcomes,
-                ..ServeArgs::new(cli.lib.clone(), None)
-            },
-            cwd: cli.package.as_ref().map(|p| p.dir.clone()),
+            worker_bin: plan.worker_bin.clone(),
+            serve: plan.serve.clone(),
+            cwd: plan.cwd.clone(),
             capacity,
             dir: fuzz_cli::scratch::dir()?,
             spawned: 0,
             events: tx,
         };
-        let rng = cli.seed.unwrap_or_else(|| {
+        let rng = plan.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
         });
-        // The worker loads the canonical path: crash reports name that file.
-        let lib_file = std::fs::canonicalize(&cli.lib)
-            .unwrap_or_else(|_| cli.lib.clone())
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let mut state = State::new(Config::from_cli(cli), target.target.clone(), lib_file, rng);
+        let mut state = State::new(
+            plan.config.clone(),
+            target.target.clone(),
+            plan.lib_file.clone(),
+            rng,
+        );
         state.load(seeds.into_iter().chain(cached));
         reporter.event(FuzzEvent::Start)?;
         Ok(Some(Coordinator {
@@ -205,7 +198,7 @@ impl Coordinator {
             reporter,
             launcher,
             events: rx,
-            parallel: parallel(cli),
+            parallel: plan.parallel,
             several,
             used: Duration::ZERO,
             turn_began: None,
@@ -690,20 +683,6 @@ pub fn setup_lines(go: &protocol::GoTest) -> Vec<String> {
     } else {
         said.into_iter().map(str::to_string).collect()
     }
-}
-
-/// Workers per turn: -parallel (default: the CPUs), no more than a count
-/// -fuzztime has executions for.
-fn parallel(cli: &Cli) -> usize {
-    let parallel = cli
-        .parallel
-        .map(|p| p as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    match cli.fuzz_limit() {
-        Some(Limit::Count(n)) => parallel.min(n.max(1) as usize),
-        _ => parallel,
-    }
-    .max(1)
 }
 
 /// Marks a cache entry as used now, so that `fuzz-clean -older` keeps it.

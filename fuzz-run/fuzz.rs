@@ -21,6 +21,7 @@
 
 use crate::coordinator::{Coordinator, TurnEnd};
 use crate::findings::Places;
+use crate::plan::Plan;
 use crate::report::{fmt_duration, Reporter, Stop};
 use crate::rerun::Rerun;
 use crate::state::Phase;
@@ -36,60 +37,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
 
-/// The limits that are refused before anything starts: -max_len 0 (no
-/// input would fit), -parallel above 256 or above what RLIMIT_NPROC lets
-/// this user start; above the CPU count is only a warning.
-fn check_limits(cli: &Cli) -> Result<(), CliError> {
-    if cli.max_len == 0 {
-        return Err(CliError::misuse(
-            "-max_len 0: want a positive size in bytes (default 4096)",
-        ));
-    }
-    let Some(p) = cli.parallel.map(u64::from) else {
-        return Ok(());
-    };
-    const MAX_PARALLEL: u64 = 256;
-    if p > MAX_PARALLEL {
-        return Err(CliError::misuse(format!(
-            "-parallel {p}: at most {MAX_PARALLEL} workers"
-        )));
-    }
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit into a local struct.
-    let nproc = (unsafe { libc::getrlimit(libc::RLIMIT_NPROC, &mut lim) } == 0)
-        .then_some(lim.rlim_cur)
-        .filter(|&n| n != libc::RLIM_INFINITY);
-    if let Some(n) = nproc.filter(|&n| p > n) {
-        return Err(CliError::misuse(format!(
-            "-parallel {p}: this user may start at most {n} processes (ulimit -u)"
-        )));
-    }
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
-    if p > cpus {
-        fuzz_cli::exit::warn(
-            "fuzz-run",
-            &format!("-parallel {p} is more workers than the {cpus} CPUs: they will share them"),
-        );
-    }
-    Ok(())
-}
-
 pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let start = Instant::now();
-    check_limits(cli)?;
+    let plan = Plan::new(cli)?;
+    let worker_bin = &plan.worker_bin;
     let pattern = cli.fuzz.as_deref().unwrap_or_default();
-    if let Some(dict) = &cli.dict {
-        // Checked here, so that a bad dictionary is one line naming the
-        // line at fault, before anything starts.
-        let flag = |e: CliError| CliError::misuse(format!("{} (-dict)", e.message));
-        let text = fuzz_cli::io::read_operand(dict).map_err(flag)?;
-        fuzz_core::search::dict::parse(&text).map_err(|e| flag(CliError::from(e.in_file(dict))))?;
-    }
-    let worker_bin = fuzz_cli::find_worker::path()?;
-    let targets = targets::list(&worker_bin, cli)?;
+    let targets = targets::list(worker_bin, cli)?;
     let mut chosen = targets::select_for_fuzz(&targets, pattern)?;
     // A Go fuzz test that skips (f.Skip before f.Fuzz) is not fuzzed, as
     // go test -fuzz does not fuzz it.
@@ -109,7 +62,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     }
     targets::check_instrumented(&cli.lib, &chosen)?;
     if let Some(cmp_lib) = &cli.cmp_lib {
-        targets::check_cmp_lib(&worker_bin, cmp_lib, &chosen)?;
+        targets::check_cmp_lib(worker_bin, cmp_lib, &chosen)?;
     }
     let several = chosen.len() > 1;
     let cache_root = fuzz_cli::cache::env(cli.fuzzcachedir.as_deref())?.root()?;
@@ -133,7 +86,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
             Rerun::from_cli(cli),
         );
         let reporter = Reporter::new(cli.json, start, &target.name, several);
-        match Coordinator::open(cli, target, places, &worker_bin, reporter, sync.clone())? {
+        match Coordinator::open(&plan, target, places, reporter, sync.clone())? {
             Some(c) => coordinators.push(c),
             // As Go: a bad seed file fails the target before any fuzzing.
             None => malformed += 1,

@@ -9,6 +9,7 @@ mod corpus;
 mod dispatch;
 mod findings;
 mod fuzz;
+mod plan;
 mod regress;
 mod report;
 mod rerun;

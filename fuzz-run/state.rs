@@ -11,7 +11,6 @@
 //! tested without any of them.
 
 use crate::corpus::{Corpus, Entry};
-use fuzz_cli::run::Cli;
 use fuzz_core::duration::Limit;
 use fuzz_core::search::rng::splitmix64;
 use fuzz_core::worker::client::WorkerId;
@@ -45,21 +44,6 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn from_cli(cli: &Cli) -> Config {
-        Config {
-            fuzztime: cli.fuzz_limit(),
-            minimize: cli.fuzzminimizetime,
-            keepfuzzing: cli.keepfuzzing,
-            timeout: cli.limits.timeout(),
-            rss_limit_mb: cli.limits.rss_limit_mb,
-            max_len: cli.max_len,
-            seeded: cli.seed.is_some(),
-            use_cmp: cli.use_cmp,
-            search: cli.search,
-            shared: cli.sync.is_some(),
-        }
-    }
-
     /// `-fuzzminimizetime` as a count or a time budget.
     pub fn minimize_budget(&self) -> (Option<u64>, Option<u64>) {
         match self.minimize {
@@ -901,33 +885,5 @@ pub mod tests {
         assert_eq!(s.execs_left(), Some(0));
         let s = state(config(), 1, &[]);
         assert_eq!(s.execs_left(), None);
-    }
-
-    /// Every switch of the search (each field of `Search`, as the wire
-    /// names it) is a flag of fuzz-run's that reaches the workers' settings:
-    /// adding a switch is adding a field.
-    #[test]
-    fn every_search_field_is_a_flag_that_reaches_the_config() {
-        use clap::Parser;
-        let fields = serde_json::to_value(Search::GO).unwrap();
-        let fields = fields.as_object().unwrap();
-        assert!(fields.len() >= 11, "{fields:?}");
-        for (name, off) in fields {
-            let on = match off {
-                serde_json::Value::Bool(_) => "1".to_string(),
-                serde_json::Value::Number(_) => "7".to_string(),
-                other => panic!("{name}: {other}"),
-            };
-            let flag = format!("--{name}");
-            let cli = Cli::try_parse_from(["fuzz-run", flag.as_str(), on.as_str(), "lib.so"])
-                .unwrap_or_else(|e| panic!("{flag}: {e}"));
-            let got = serde_json::to_value(Config::from_cli(&cli).search).unwrap();
-            let want = if on == "1" {
-                serde_json::json!(true)
-            } else {
-                serde_json::json!(7)
-            };
-            assert_eq!(got[name], want, "{flag} {on}");
-        }
     }
 }

@@ -284,6 +284,7 @@ impl State {
             let kept = actions.iter().any(|a| match a {
                 Action::Save(e) => *e == early,
                 Action::Record(f)
+                | Action::Claim(f)
                 | Action::Replace {
                     fallback: Some(f), ..
                 } => {
@@ -660,6 +661,24 @@ mod tests {
         let a = s.on_death(0, death(segv(), &packed(b"x"), REPORT)).unwrap();
         assert_eq!(kinds(&a), ["discard", "replace"]);
         assert!(matches!(&a[0], Action::Discard(e) if e == "go test fuzz v1\n[]byte(\"x\")\n"));
+    }
+
+    #[test]
+    fn under_sync_an_input_saved_as_its_worker_died_stays_while_its_site_is_claimed() {
+        let shared = Config {
+            shared: true,
+            ..config()
+        };
+        let mut s = state(shared, 1, &["go test fuzz v1\n[]byte(\"ok\")\n"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::Fuzz(0);
+        assert_eq!(kinds(&s.on_crashing(0, &packed(b"gone"))), ["save"]);
+        // A loss of its pipes is recorded as it stands: claimed first, and
+        // what was saved is not discarded meanwhile.
+        let a = s
+            .on_death(0, death(DeathKind::LostPipes, &packed(b"gone"), REPORT))
+            .unwrap();
+        assert_eq!(kinds(&a), ["claim", "replace"], "{a:?}");
     }
 
     #[test]
