@@ -11,6 +11,7 @@
 //! new slice starts (unless -keepfuzzing), as in Go.
 
 use crate::corpus::{self, Entry, Origin};
+use crate::failure::FailureStep;
 use crate::state::{Action, Job, Life, Phase, Stage, State};
 use fuzz_core::worker::client::{warm_up_allowance, Killed};
 use fuzz_core::worker::protocol::{Keep, Request};
@@ -337,7 +338,8 @@ impl State {
             warm_up_allowance(timeout)
         } else if matches!(
             slot.job,
-            Job::Reproduce(_) | Job::MinimizeFailure(_) | Job::MinimizeCoverage { .. }
+            Job::Failure(FailureStep::Reproduce | FailureStep::Minimize, _)
+                | Job::MinimizeCoverage { .. }
         ) {
             timeout * 2 + Duration::from_secs(1)
         } else {
@@ -391,8 +393,9 @@ impl State {
 #[cfg(test)]
 mod tests {
     use crate::dispatch::{Clock, Kill, Look, Seen, Step};
+    use crate::failure::{Failing, FailureStep};
     use crate::state::tests::{config, state};
-    use crate::state::{Action, Config, Failing, Job, Life, Phase, Stage};
+    use crate::state::{Action, Config, Job, Life, Phase, Stage};
     use fuzz_core::duration::Limit;
     use fuzz_core::worker::client::Killed;
     use fuzz_core::worker::protocol::Request;
@@ -646,13 +649,16 @@ mod tests {
             hand_over: false,
         };
         assert_eq!(s.step(up), Step::Finish);
-        s.slots[1].job = Job::ConfirmFailure(Failing {
-            entry: "a".into(),
-            found: "a".into(),
-            message: "m".into(),
-            crash: None,
-            reproduced: None,
-        });
+        s.slots[1].job = Job::Failure(
+            FailureStep::Confirm,
+            Failing {
+                entry: "a".into(),
+                found: "a".into(),
+                message: "m".into(),
+                crash: None,
+                reproduced: None,
+            },
+        );
         assert_eq!(s.step(up), Step::Go);
         assert!(
             s.hand_out(Clock::default()).is_empty(),

@@ -7,6 +7,7 @@
 mod coordinator;
 mod corpus;
 mod dispatch;
+mod failure;
 mod findings;
 mod fuzz;
 mod plan;

@@ -11,6 +11,7 @@
 //! tested without any of them.
 
 use crate::corpus::{Corpus, Entry};
+use crate::failure::{Ended, Failing, FailureStep, Next};
 use fuzz_core::duration::Limit;
 use fuzz_core::search::rng::splitmix64;
 use fuzz_core::worker::client::WorkerId;
@@ -81,53 +82,14 @@ pub enum Job {
         entry: String,
         features: Vec<u32>,
     },
-    /// Running a failing input once more, in a fresh child process, to see
-    /// whether it fails again before anything more is spent on it.
-    Reproduce(Failing),
-    /// Shrinking a failing input.
-    MinimizeFailure(Failing),
-    /// Running a typed target's minimized failure once more, for its own
-    /// message.
-    ConfirmFailure(Failing),
-}
-
-/// A failure being worked on. Its input was written as soon as it was
-/// found ([`Action::Save`]); the smallest one replaces it when the work is
-/// done, so that a run killed meanwhile loses nothing.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Failing {
-    /// The smallest failing input so far, as v1 text.
-    pub entry: String,
-    /// The input as it was found.
-    pub found: String,
-    pub message: String,
-    /// For a worker that died: how.
-    pub crash: Option<Crash>,
-    /// Whether it failed again when run once more (None: not run yet).
-    pub reproduced: Option<bool>,
-}
-
-impl Failing {
-    /// The finding it makes as it stands.
-    pub fn finding(self, state: &State) -> Finding {
-        let (kind, report) = match self.crash {
-            Some(c) => (FindingKind::Death(c.kind), c.report),
-            None => (FindingKind::Failure, String::new()),
-        };
-        let mut f = state.finding(self.entry, kind, self.message, report, None);
-        f.found = Some(self.found);
-        f.reproducible = self.reproduced;
-        f
-    }
+    /// A step of a failure's life (failure.rs).
+    Failure(FailureStep, Failing),
 }
 
 impl Job {
     /// Work on a failure, which (unless -keepfuzzing) holds other work back.
     pub fn is_failure(&self) -> bool {
-        matches!(
-            self,
-            Job::Reproduce(_) | Job::MinimizeFailure(_) | Job::ConfirmFailure(_)
-        )
+        matches!(self, Job::Failure(..))
     }
 }
 
@@ -601,17 +563,17 @@ impl State {
     pub fn stop_jobs(&mut self) -> Vec<Finding> {
         let mut pending = Vec::new();
         for s in &mut self.slots {
-            match std::mem::replace(&mut s.job, Job::Idle) {
-                Job::Reproduce(f) | Job::ConfirmFailure(f) => pending.push((f, false)),
-                Job::MinimizeFailure(f) => pending.push((f, true)),
-                _ => {}
+            if let Job::Failure(step, f) = std::mem::replace(&mut s.job, Job::Idle) {
+                pending.push((step, f));
             }
         }
         (pending.into_iter())
-            .map(|(f, cut_short)| Finding {
-                cut_short,
-                ..f.finding(self)
-            })
+            .filter_map(
+                |(step, f)| match self.failure_after(step, f, Ended::Stopped) {
+                    Some(Next::Record(finding)) => Some(finding),
+                    _ => None,
+                },
+            )
             .collect()
     }
 
@@ -829,27 +791,33 @@ pub mod tests {
     fn stopping_returns_the_failures_being_minimized() {
         let mut s = state(config(), 3, &["a"]);
         s.slots[0].job = Job::Fuzz(0);
-        s.slots[1].job = Job::MinimizeFailure(Failing {
-            entry: "small".into(),
-            found: "big".into(),
-            message: "fuzzing process crashed: SIGSEGV".into(),
-            crash: Some(Crash {
-                kind: DeathKind::Signal {
-                    signal: 11,
-                    panic: false,
-                },
-                report: "==fuzz-worker== deadly signal SIGSEGV\n #0 0x1 in f (libt.so+0x10)\n"
-                    .into(),
-            }),
-            reproduced: Some(true),
-        });
-        s.slots[2].job = Job::ConfirmFailure(Failing {
-            entry: "x".into(),
-            found: "xx".into(),
-            message: "bad".into(),
-            crash: None,
-            reproduced: None,
-        });
+        s.slots[1].job = Job::Failure(
+            FailureStep::Minimize,
+            Failing {
+                entry: "small".into(),
+                found: "big".into(),
+                message: "fuzzing process crashed: SIGSEGV".into(),
+                crash: Some(Crash {
+                    kind: DeathKind::Signal {
+                        signal: 11,
+                        panic: false,
+                    },
+                    report: "==fuzz-worker== deadly signal SIGSEGV\n #0 0x1 in f (libt.so+0x10)\n"
+                        .into(),
+                }),
+                reproduced: Some(true),
+            },
+        );
+        s.slots[2].job = Job::Failure(
+            FailureStep::Confirm,
+            Failing {
+                entry: "x".into(),
+                found: "xx".into(),
+                message: "bad".into(),
+                crash: None,
+                reproduced: None,
+            },
+        );
         let pending = s.stop_jobs();
         assert!(!s.busy());
         assert_eq!(pending.len(), 2);

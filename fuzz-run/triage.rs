@@ -15,11 +15,12 @@
 
 use crate::corpus::Origin;
 use crate::dispatch::WARM_UP;
-use crate::state::{Action, Crash, Failing, FindingKind, Job, Phase, Stage, State};
+use crate::failure::{Ended, Failing, FailureStep, Next};
+use crate::state::{Action, Crash, FindingKind, Job, Phase, Stage, State};
 use fuzz_core::format::value;
 use fuzz_core::worker::client::Death;
 use fuzz_core::worker::crash::{self, DeathKind};
-use fuzz_core::worker::protocol::{Checked, Exec, Found, Keep, Request, Response, TargetKind};
+use fuzz_core::worker::protocol::{Exec, Found, Request, Response, TargetKind};
 use fuzz_core::Value;
 
 impl State {
@@ -61,7 +62,7 @@ impl State {
                 outcome, features, ..
             } => {
                 self.counts.execs += 1;
-                Ok(self.ran(job, outcome, &features))
+                Ok(self.ran(w, job, outcome, &features))
             }
             Response::Fuzzed { execs, found, .. } => {
                 self.slots[w].promised = 0;
@@ -71,13 +72,15 @@ impl State {
             Response::Progress { entry, .. } => {
                 // The smallest failing input so far replaces the one held.
                 self.slots[w].job = match job {
-                    Job::MinimizeFailure(f) => Job::MinimizeFailure(Failing { entry, ..f }),
+                    Job::Failure(FailureStep::Minimize, f) => {
+                        Job::Failure(FailureStep::Minimize, Failing { entry, ..f })
+                    }
                     other => other,
                 };
                 Ok(Vec::new())
             }
             Response::Checked { outcome, .. } => match job {
-                Job::Reproduce(f) => Ok(self.reproduced(w, f, &outcome)),
+                Job::Failure(step, f) => Ok(self.step_ended(w, step, f, Ended::Checked(&outcome))),
                 _ => Ok(Vec::new()),
             },
             Response::Minimized { entry, execs, .. } => {
@@ -89,7 +92,7 @@ impl State {
     }
 
     /// A single run answered: a baseline entry, or a failure confirmed.
-    fn ran(&mut self, job: Job, outcome: Exec, features: &[u32]) -> Vec<Action> {
+    fn ran(&mut self, w: usize, job: Job, outcome: Exec, features: &[u32]) -> Vec<Action> {
         match job {
             Job::Baseline(i) => {
                 if let Phase::Baseline { done, .. } = &mut self.phase {
@@ -115,13 +118,7 @@ impl State {
                 }
                 self.accept_from(entry, &new, true)
             }
-            Job::ConfirmFailure(mut f) => {
-                if let Exec::Failed { message } = outcome {
-                    f.message = message;
-                }
-                let f = f.finding(self);
-                self.record(f)
-            }
+            Job::Failure(step, f) => self.step_ended(w, step, f, Ended::Ran(outcome)),
             _ => Vec::new(),
         }
     }
@@ -152,7 +149,7 @@ impl State {
                     crash: None,
                     reproduced: None,
                 };
-                self.check_first(w, failing)
+                self.found_failing(w, failing)
             }
         }
     }
@@ -164,18 +161,7 @@ impl State {
                 self.counts.minimize_execs += execs;
                 self.accept(entry, &features)
             }
-            Job::MinimizeFailure(f) if f.crash.is_some() => {
-                let f = Failing { entry, ..f }.finding(self);
-                self.record(f)
-            }
-            Job::MinimizeFailure(f) => {
-                // Run the smallest input once more for its own message.
-                let job = Job::ConfirmFailure(Failing {
-                    entry: entry.clone(),
-                    ..f
-                });
-                vec![self.send(w, job, Request::Run { id: 0, entry })]
-            }
+            Job::Failure(step, f) => self.step_ended(w, step, f, Ended::Minimized(entry)),
             _ => Vec::new(),
         }
     }
@@ -208,66 +194,40 @@ impl State {
         }]
     }
 
-    /// A failure just found: its input is written at once, then run once
-    /// more by worker `w`, in a fresh child process, before anything more
-    /// is spent on it.
-    fn check_first(&mut self, w: usize, failing: Failing) -> Vec<Action> {
+    /// A failure just found: its input is written at once, then its life
+    /// begins (failure.rs) on worker `w`.
+    fn found_failing(&mut self, w: usize, failing: Failing) -> Vec<Action> {
         let save = Action::Save(failing.entry.clone());
-        let request = Request::Check {
-            id: 0,
-            entry: failing.entry.clone(),
-            timeout_ms: self.cfg.timeout_ms(),
-            rss_limit_mb: self.cfg.rss_limit_mb,
-        };
-        vec![save, self.send(w, Job::Reproduce(failing), request)]
+        let next = self.begin_failure(failing);
+        let mut actions = vec![save];
+        actions.extend(self.go_on(w, next));
+        actions
     }
 
-    /// How the failure ran again: a failure that passes is recorded as it
-    /// stands, saying so; one that fails again is minimized (keeping the
-    /// site it failed at), or recorded when it cannot be.
-    fn reproduced(&mut self, w: usize, failing: Failing, outcome: &Checked) -> Vec<Action> {
-        let Some(site) = outcome.failure_site() else {
-            let f = Failing {
-                reproduced: Some(false),
-                ..failing
-            }
-            .finding(self);
-            return self.record(f);
-        };
-        let shrinkable = match &failing.crash {
-            // A crash (not a hang or a blow-up, whose candidates would each
-            // cost the limit), whatever the argument types.
-            Some(c) => self.cfg.minimizing() && !c.kind.costs_a_limit(),
-            None => self.minimizes_inputs(),
-        };
-        let failing = Failing {
-            reproduced: Some(true),
-            ..failing
-        };
-        if shrinkable {
-            return self.minimize_failure(w, failing, site.to_string());
+    /// Failure `f`'s `step` on worker `w` ended so: what its life does next.
+    fn step_ended(&mut self, w: usize, step: FailureStep, f: Failing, ended: Ended) -> Vec<Action> {
+        match self.failure_after(step, f, ended) {
+            Some(next) => self.go_on(w, next),
+            None => Vec::new(),
         }
-        self.record(failing.finding(self))
     }
 
-    /// Worker `w` is to shrink a failing input, keeping its failure site
-    /// (so the shrink never drifts to another bug).
-    fn minimize_failure(&mut self, w: usize, failing: Failing, site: String) -> Vec<Action> {
-        let say = Action::Say(format!(
-            "fuzz: minimizing {}-byte failing input file",
-            failing.entry.len()
-        ));
-        let (max_execs, millis) = self.cfg.minimize_budget();
-        let request = Request::Minimize {
-            id: 0,
-            entry: failing.entry.clone(),
-            keep: Keep::Failure { site: Some(site) },
-            max_execs,
-            millis,
-            timeout_ms: self.cfg.timeout_ms(),
-            rss_limit_mb: self.cfg.rss_limit_mb,
-        };
-        vec![say, self.send(w, Job::MinimizeFailure(failing), request)]
+    /// Carries out a failure's next step on worker `w`: its request sent
+    /// (after its line), or the finding recorded.
+    fn go_on(&mut self, w: usize, next: Next) -> Vec<Action> {
+        match next {
+            Next::Step {
+                step,
+                failing,
+                request,
+                say,
+            } => {
+                let mut actions: Vec<Action> = say.map(Action::Say).into_iter().collect();
+                actions.push(self.send(w, Job::Failure(step, failing), request));
+                actions
+            }
+            Next::Record(finding) => self.record(finding),
+        }
     }
 
     /// Worker `w`'s pipe closed and the worker was reaped: `death` says
@@ -338,12 +298,12 @@ impl State {
         }
         self.counts.execs += 1;
         let entry = self.input_of(&job, &death);
-        if let Job::MinimizeFailure(f) = &job {
+        if let Job::Failure(FailureStep::Minimize, f) = &job {
             if f.crash.is_some() {
                 // The worker minimizing a crash died: the crash is recorded
                 // with its smallest input so far.
-                let f = f.clone().finding(self);
-                return Ok(then_replace(w, self.record(f)));
+                let actions = self.step_ended(w, FailureStep::Minimize, f.clone(), Ended::Died);
+                return Ok(then_replace(w, actions));
             }
         }
         if let Some(mutation) = death.mutation {
@@ -392,7 +352,7 @@ impl State {
         // and a death in a typed failure's minimization.
         let as_it_stands = f.seed_entry.is_some()
             || matches!(death.kind, DeathKind::Timeout | DeathKind::LostPipes)
-            || matches!(job, Job::MinimizeFailure(_));
+            || matches!(job, Job::Failure(FailureStep::Minimize, _));
         if as_it_stands {
             return Ok(then_replace(w, self.record(f)));
         }
@@ -426,7 +386,7 @@ impl State {
             reproduced: None,
         };
         // The input is saved first: Save comes before the replacement.
-        let mut checked = self.check_first(w, failing);
+        let mut checked = self.found_failing(w, failing);
         checked.splice(1..1, actions);
         Ok(checked)
     }
@@ -435,7 +395,7 @@ impl State {
     /// memory; for a minimization, the smallest failing input it kept
     /// (shared memory holds the last candidate it tried).
     fn input_of(&self, job: &Job, death: &Death) -> String {
-        if let Job::MinimizeFailure(f) = job {
+        if let Job::Failure(FailureStep::Minimize, f) = job {
             return f.entry.clone();
         }
         if let Some(entry) = self.entry_of(&death.input) {
@@ -445,7 +405,7 @@ impl State {
             Job::Baseline(i) | Job::Fuzz(i) => self.corpus.get(*i).text.clone(),
             Job::Import(entry) => entry.clone(),
             Job::MinimizeCoverage { entry, .. } => entry.clone(),
-            Job::ConfirmFailure(f) => f.entry.clone(),
+            Job::Failure(_, f) => f.entry.clone(),
             _ => String::new(),
         }
     }
@@ -501,8 +461,9 @@ fn then_replace(w: usize, mut actions: Vec<Action>) -> Vec<Action> {
 
 #[cfg(test)]
 mod tests {
+    use crate::failure::{Failing, FailureStep};
     use crate::state::tests::{config, state};
-    use crate::state::{Action, Config, Crash, Failing, FindingKind, Job, Life, Phase, Stage};
+    use crate::state::{Action, Config, Crash, FindingKind, Job, Life, Phase, Stage};
     use fuzz_core::worker::client::Death;
     use fuzz_core::worker::crash::DeathKind;
     use fuzz_core::worker::protocol::{Checked, Exec, Found, Keep, Request, Response};
@@ -582,7 +543,10 @@ mod tests {
             matches!(&a[0], Action::Save(e) if e == "go test fuzz v1\n[]byte(\"boom\")\n"),
             "the input as found is written before anything is spent on it"
         );
-        assert!(matches!(&s.slots[1].job, Job::Reproduce(_)));
+        assert!(matches!(
+            &s.slots[1].job,
+            Job::Failure(FailureStep::Reproduce, _)
+        ));
         assert_eq!(s.counts.execs, 1, "the fatal execution counts");
         // Another worker's crash meanwhile is dropped, as Go does.
         s.slots[0].job = Job::Fuzz(0);
@@ -607,7 +571,7 @@ mod tests {
         }
         assert!(matches!(
             &s.slots[1].job,
-            Job::MinimizeFailure(f) if f.crash.is_some()
+            Job::Failure(FailureStep::Minimize, f) if f.crash.is_some()
         ));
         // The minimizer answers: recorded with its kind and report, in
         // place of the input as found; the run stops.
@@ -949,7 +913,7 @@ mod tests {
         };
         s.on_answer(0, progress).unwrap();
         assert!(
-            matches!(&s.slots[0].job, Job::MinimizeFailure(f) if f.entry == "smaller" && f.found == "big")
+            matches!(&s.slots[0].job, Job::Failure(FailureStep::Minimize, f) if f.entry == "smaller" && f.found == "big")
         );
         let a = s
             .on_answer(
@@ -992,16 +956,19 @@ mod tests {
     fn a_dying_minimizer_records_its_smallest_input() {
         let mut s = state(config(), 1, &["a"]);
         s.phase = Phase::Fuzzing;
-        s.slots[0].job = Job::MinimizeFailure(Failing {
-            entry: "smallest".into(),
-            found: "found".into(),
-            message: "fuzzing process crashed: SIGSEGV".into(),
-            crash: Some(Crash {
-                kind: segv(),
-                report: REPORT.into(),
-            }),
-            reproduced: Some(true),
-        });
+        s.slots[0].job = Job::Failure(
+            FailureStep::Minimize,
+            Failing {
+                entry: "smallest".into(),
+                found: "found".into(),
+                message: "fuzzing process crashed: SIGSEGV".into(),
+                crash: Some(Crash {
+                    kind: segv(),
+                    report: REPORT.into(),
+                }),
+                reproduced: Some(true),
+            },
+        );
         let a = s
             .on_death(0, death(segv(), &packed(b"last candidate"), REPORT))
             .unwrap();
@@ -1076,13 +1043,16 @@ mod tests {
     fn hello_makes_a_worker_ready_and_keeps_a_job_given_before() {
         let mut s = state(config(), 1, &[]);
         s.slots[0].life = Life::Alive(Stage::Loading);
-        s.slots[0].job = Job::ConfirmFailure(Failing {
-            entry: "e".into(),
-            found: "e".into(),
-            message: "m".into(),
-            crash: None,
-            reproduced: Some(true),
-        });
+        s.slots[0].job = Job::Failure(
+            FailureStep::Confirm,
+            Failing {
+                entry: "e".into(),
+                found: "e".into(),
+                message: "m".into(),
+                crash: None,
+                reproduced: Some(true),
+            },
+        );
         let hello = Response::Hello {
             version: fuzz_core::worker::protocol::VERSION,
             target: s.target.clone(),
