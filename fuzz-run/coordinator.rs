@@ -8,7 +8,7 @@
 
 use crate::corpus::{self, Origin};
 use crate::dispatch::{Clock, Kill, Look, Seen, Step};
-use crate::findings::Places;
+use crate::findings::Outputs;
 use crate::plan::Plan;
 use crate::report::{fmt_duration, Failure, Reporter, Snapshot, Stop};
 use crate::state::{Action, Finding, Phase, Slot, State};
@@ -96,7 +96,7 @@ pub struct Coordinator {
     /// The processes of the turn's workers, by slot (`None` between a
     /// worker's death and its replacement).
     processes: Vec<Option<Process>>,
-    places: Places,
+    outputs: Outputs,
     reporter: Reporter,
     launcher: Launcher,
     events: Receiver<Event>,
@@ -118,7 +118,7 @@ impl Coordinator {
     pub fn open(
         plan: &Plan,
         target: &TargetInfo,
-        places: Places,
+        outputs: Outputs,
         reporter: Reporter,
         sync: Option<Rc<RefCell<Syncer>>>,
     ) -> Result<Option<Coordinator>, CliError> {
@@ -136,7 +136,7 @@ impl Coordinator {
             )?;
             return Ok(None);
         }
-        let (files, malformed) = corpus::load(&places.seed_dir, &target.args, Origin::Seed);
+        let (files, malformed) = corpus::load(&outputs.seed_dir, &target.args, Origin::Seed);
         let go_seeds = corpus::go_seeds(target.go.as_ref(), &target.args);
         if !malformed.is_empty() || go_seeds.is_err() {
             let mut details: Vec<String> = malformed.iter().map(|e| e.to_string()).collect();
@@ -157,13 +157,13 @@ impl Coordinator {
             .chain(files)
             .collect();
         // What a run killed with SIGKILL left half-written in the cache.
-        fuzz_core::store::fsutil::sweep(&places.cache_dir, ".tmp-");
-        let (cached, bad_cache) = corpus::load(&places.cache_dir, &target.args, Origin::Cache);
+        fuzz_core::store::fsutil::sweep(&outputs.cache_dir, ".tmp-");
+        let (cached, bad_cache) = corpus::load(&outputs.cache_dir, &target.args, Origin::Cache);
         for e in bad_cache {
             fuzz_cli::exit::warn("fuzz-run", &format!("skipping cache entry {e}"));
         }
         for e in &cached {
-            touch(&places.cache_dir.join(&e.name));
+            touch(&outputs.cache_dir.join(&e.name));
         }
         let largest = seeds.iter().chain(&cached).map(|e| e.text.len()).max();
         let capacity =
@@ -194,7 +194,7 @@ impl Coordinator {
         Ok(Some(Coordinator {
             state,
             processes: Vec::new(),
-            places,
+            outputs,
             reporter,
             launcher,
             events: rx,
@@ -426,7 +426,7 @@ impl Coordinator {
     fn start_failure(&self, why: &str) -> CliError {
         CliError::misuse(format!(
             "{}: the worker could not start: {why}",
-            self.places.lib_shown
+            self.outputs.lib_shown
         ))
     }
 
@@ -457,18 +457,18 @@ impl Coordinator {
                     new_features,
                     imported,
                 } => {
-                    self.places
+                    self.outputs
                         .keep(&self.state, &self.reporter, &entry, new_features)?;
                     if let (Some(sync), false) = (&self.sync, imported) {
                         sync.borrow_mut()
                             .publish(&self.state.target.name, entry.as_bytes());
                     }
                 }
-                Action::Save(entry) => self.places.save(&entry),
-                Action::Discard(entry) => self.places.discard(&entry),
+                Action::Save(entry) => self.outputs.save(&entry),
+                Action::Discard(entry) => self.outputs.discard(&entry),
                 Action::Record(f) => {
                     let elapsed = self.target_elapsed();
-                    self.places
+                    self.outputs
                         .record(&self.state, &self.reporter, f, elapsed)?;
                 }
                 Action::Claim(f) => {
@@ -617,8 +617,8 @@ impl Coordinator {
         }
         for (entry, keep) in self.state.early_saves_at_stop() {
             if !keep {
-                self.places.discard(&entry);
-            } else if let Some(path) = self.places.keep_as_found(&entry) {
+                self.outputs.discard(&entry);
+            } else if let Some(path) = self.outputs.keep_as_found(&entry) {
                 self.state.counts.failures += 1;
                 self.reporter.say(&format!(
                     "fuzz: a worker was crashing as the run stopped: its input is kept as found \

@@ -34,7 +34,7 @@ const CUT_SHORT: &str = "Its minimization was cut short when the run stopped: th
 const INLINE_MAX: usize = 1 << 20;
 
 /// Where a target's findings go, and what was written there.
-pub struct Places {
+pub struct Outputs {
     /// `testdata/fuzz/<Target>/`.
     pub seed_dir: PathBuf,
     /// The cache root, and this target's directory below it.
@@ -54,9 +54,14 @@ pub struct Places {
     cache_warned: bool,
 }
 
-impl Places {
-    pub fn new(seed_dir: PathBuf, cache_root: PathBuf, cache_dir: PathBuf, rerun: Rerun) -> Places {
-        Places {
+impl Outputs {
+    pub fn new(
+        seed_dir: PathBuf,
+        cache_root: PathBuf,
+        cache_dir: PathBuf,
+        rerun: Rerun,
+    ) -> Outputs {
+        Outputs {
             seed_dir,
             cache_root,
             cache_dir,
@@ -134,7 +139,7 @@ impl Places {
         }
     }
 
-    /// Keeps a failing input saved when it was found (see [`Places::save`])
+    /// Keeps a failing input saved when it was found (see [`Outputs::save`])
     /// as it stands, when the run stops before its death is triaged; its
     /// path, or None when it was not written.
     pub fn keep_as_found(&mut self, entry: &str) -> Option<PathBuf> {
@@ -370,8 +375,8 @@ fn mutator_headline(state: &State, kind: &DeathKind, m: &Mutation, other: Option
 mod tests {
     use super::*;
 
-    fn places(dir: &std::path::Path) -> Places {
-        Places::new(
+    fn outputs(dir: &std::path::Path) -> Outputs {
+        Outputs::new(
             dir.join("testdata/fuzz/T"),
             dir.join("cache"),
             dir.join("cache/lib/T"),
@@ -384,7 +389,7 @@ mod tests {
     #[test]
     fn a_recorded_crasher_is_never_discarded() {
         let d = tempfile::tempdir().unwrap();
-        let mut p = places(d.path());
+        let mut p = outputs(d.path());
         let a = "go test fuzz v1\n[]byte(\"A1\")\n";
         let b = "go test fuzz v1\n[]byte(\"A1xxxx\")\n";
         let name = |e: &str| p_path(d.path(), e);

@@ -20,7 +20,7 @@
 //! the corpus with their first slice, as a replaced worker does.
 
 use crate::coordinator::{Coordinator, TurnEnd};
-use crate::findings::Places;
+use crate::findings::Outputs;
 use crate::plan::Plan;
 use crate::report::{fmt_duration, Reporter, Stop};
 use crate::rerun::Rerun;
@@ -79,14 +79,14 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let mut coordinators = Vec::new();
     let mut malformed = 0;
     for target in chosen {
-        let places = Places::new(
+        let outputs = Outputs::new(
             cache::seed_dir(&cli.testdata, &target.name),
             cache_root.clone(),
             cache::target_dir(&cache_root, &lib_id, &target.name),
             Rerun::from_cli(cli),
         );
         let reporter = Reporter::new(cli.json, start, &target.name, several);
-        match Coordinator::open(&plan, target, places, reporter, sync.clone())? {
+        match Coordinator::open(&plan, target, outputs, reporter, sync.clone())? {
             Some(c) => coordinators.push(c),
             // As Go: a bad seed file fails the target before any fuzzing.
             None => malformed += 1,

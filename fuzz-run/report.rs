@@ -6,6 +6,7 @@ use fuzz_cli::io::{print_json, print_line};
 use fuzz_cli::CliError;
 use fuzz_core::duration::format_secs;
 use fuzz_core::run_events::{secs3, FuzzEnd, FuzzEvent, Line, Progress};
+use fuzz_core::worker::crash::DeathKind;
 use std::time::{Duration, Instant};
 
 /// One target's voice. When several targets share a run, each line for
@@ -303,5 +304,27 @@ impl Failure<'_> {
             ));
         }
         print_line(out.trim_end())
+    }
+}
+
+/// What a worker's death means, in Go's words where Go has them (the
+/// headline of its finding), under this run's `-timeout` and
+/// `-rss_limit_mb`.
+pub fn death_headline(kind: &DeathKind, timeout: Duration, rss_limit_mb: u64) -> String {
+    match kind {
+        DeathKind::Timeout => {
+            format!("fuzzing process hung: an input ran longer than {timeout:?} (-timeout)")
+        }
+        k @ DeathKind::OutOfMemory { .. } => {
+            format!("fuzzing process ran {k}, over -rss_limit_mb {rss_limit_mb}")
+        }
+        k @ DeathKind::Exit { .. } => {
+            format!("fuzzing process exited unexpectedly: {k} (the target called exit)")
+        }
+        DeathKind::LostPipes => "fuzzing process lost its pipes: the target closed \
+            descriptors it did not open (fd 3 and up), which the worker talks to \
+            fuzz-run on"
+            .to_string(),
+        k => format!("fuzzing process crashed: {k}"),
     }
 }

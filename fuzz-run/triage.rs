@@ -16,6 +16,7 @@
 use crate::corpus::Origin;
 use crate::dispatch::WARM_UP;
 use crate::failure::{Ended, Failing, FailureStep, Next};
+use crate::report;
 use crate::state::{Action, Crash, FindingKind, Job, Phase, Stage, State};
 use fuzz_core::format::value;
 use fuzz_core::worker::client::Death;
@@ -333,7 +334,7 @@ impl State {
             }
             _ => None,
         };
-        let headline = self.death_headline(&death.kind);
+        let headline = report::death_headline(&death.kind, self.cfg.timeout, self.cfg.rss_limit_mb);
         let kind = FindingKind::Death(death.kind.clone());
         let f = self.finding(entry, kind, headline, death.report, seed);
         // Under -keepfuzzing, a crash at a site already recorded costs
@@ -418,28 +419,6 @@ impl State {
             TargetKind::Typed => value::unpack_all(input, &self.target.args),
         }?;
         Some(crate::corpus::text_of(&values))
-    }
-
-    /// What a death means, in Go's words where Go has them.
-    fn death_headline(&self, kind: &DeathKind) -> String {
-        match kind {
-            DeathKind::Timeout => format!(
-                "fuzzing process hung: an input ran longer than {:?} (-timeout)",
-                self.cfg.timeout
-            ),
-            k @ DeathKind::OutOfMemory { .. } => format!(
-                "fuzzing process ran {k}, over -rss_limit_mb {}",
-                self.cfg.rss_limit_mb
-            ),
-            k @ DeathKind::Exit { .. } => {
-                format!("fuzzing process exited unexpectedly: {k} (the target called exit)")
-            }
-            DeathKind::LostPipes => "fuzzing process lost its pipes: the target closed \
-                descriptors it did not open (fd 3 and up), which the worker talks to \
-                fuzz-run on"
-                .to_string(),
-            k => format!("fuzzing process crashed: {k}"),
-        }
     }
 }
 

@@ -379,8 +379,8 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut l
     let overflow = is_stack_overflow(sig, addr);
     // A crash -keepfuzzing has recorded already, in a guarded call: the
     // call returns and the worker goes on (this does not return then).
-    let fingerprint = crate::known::fingerprint_here(sig);
-    crate::known::survive_if_known(sig, fingerprint, reinstall);
+    let fingerprint = crate::known_crashes::fingerprint_here(sig);
+    crate::known_crashes::survive_if_known(sig, fingerprint, reinstall);
     tell_crashing();
     // First what matters, without allocating: the crash may have happened
     // inside malloc with its lock held, and anything that allocates could

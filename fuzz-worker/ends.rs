@@ -9,7 +9,7 @@
 //! Called from the target (a frame of the target library on the stack),
 //! each writes the call's fingerprint to the report, as the crash handler
 //! does for a crash, and then: at a site the coordinator has recorded, in a
-//! guarded call, the call returns as a survived crash does (known.rs);
+//! guarded call, the call returns as a survived crash does (known_crashes.rs);
 //! anywhere else, libc's function does what it always does. Called by the
 //! worker itself, it is libc's function at once.
 
@@ -26,9 +26,9 @@ fn exit_code(status: c_int) -> i32 {
 /// The target's call ends the process: fingerprinted, and survived when
 /// known (then this does not return).
 fn target_ends(what: i32) {
-    if let Some(fp) = crate::known::fingerprint_of_call(what) {
+    if let Some(fp) = crate::known_crashes::fingerprint_of_call(what) {
         crate::crash::write_fingerprint(fp);
-        crate::known::survive_call_if_known(fp);
+        crate::known_crashes::survive_call_if_known(fp);
     }
 }
 

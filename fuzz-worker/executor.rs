@@ -100,7 +100,7 @@ impl Executor {
         }
         self.features.clear();
         sancov::set_tracing(true);
-        let (ret, survived) = crate::known::call(self.function, input);
+        let (ret, survived) = crate::known_crashes::call(self.function, input);
         sancov::set_tracing(false);
         if let Some(shm) = &mut self.shm {
             shm.end();

@@ -38,13 +38,13 @@ use fuzz_core::{format::codec, Value};
 use std::time::{Duration, Instant};
 
 /// The features seen so far, one bit each.
-struct Known {
+struct SeenFeatures {
     bits: Vec<u64>,
 }
 
-impl Known {
-    fn new(features: usize) -> Known {
-        Known {
+impl SeenFeatures {
+    fn new(features: usize) -> SeenFeatures {
+        SeenFeatures {
             bits: vec![0; features.div_ceil(64) + 1],
         }
     }
@@ -152,7 +152,7 @@ impl Clock {
 
 /// A worker's fuzzing state, kept from slice to slice.
 pub struct Fuzzer {
-    known: Known,
+    known: SeenFeatures,
     /// The corpus as the coordinator shared it.
     pool: Vec<Vec<Value>>,
     schedule: Schedule,
@@ -187,7 +187,7 @@ impl Fuzzer {
     pub fn new(counters: u32) -> Fuzzer {
         let features = (counters as usize) << BUCKET_BITS;
         Fuzzer {
-            known: Known::new(features),
+            known: SeenFeatures::new(features),
             pool: Vec::new(),
             schedule: Schedule::new(features, BUCKET_BITS),
             cap: FIRST_CAP,

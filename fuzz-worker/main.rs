@@ -6,7 +6,6 @@
 //! which exports them (`-rdynamic`, see build.rs).
 
 mod children;
-mod cover;
 mod coverage;
 mod crash;
 mod custom;
@@ -14,12 +13,13 @@ mod ends;
 mod executor;
 mod forked;
 mod fuzzing;
-mod go_cover;
+mod go_pc_table;
 mod golib;
 mod inputs;
-mod known;
+mod known_crashes;
 mod library;
 mod mutate;
+mod pc_table;
 mod sancov;
 mod sanitizer;
 mod serve;
@@ -123,10 +123,10 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         } => {
             let lib = open(&lib, sanitizer_runtime.as_deref(), None)?;
             let table = if lib.is_go() {
-                go_cover::pc_table(&lib.path)
+                go_pc_table::pc_table(&lib.path)
                     .map_err(|e| CliError::misuse(format!("{}: {e}", lib.path.display())))?
             } else {
-                cover::pc_table(&lib)
+                pc_table::pc_table(&lib)
             };
             fuzz_cli::io::write_stdout(fuzz_core::search::pctable::format(&table).as_bytes())?;
             Ok(Status::Success)
@@ -178,7 +178,7 @@ fn serve_command(s: fuzz_core::worker::serve_args::ServeArgs) -> Result<Status, 
     children::install();
     load_target(&lib, target)?;
     if !lib.is_go() {
-        known::init_for(&lib.path, lib.function(target));
+        known_crashes::init_for(&lib.path, lib.function(target));
     }
     lib.initialize();
     // The comparison build stays loaded while the executor calls it.
@@ -325,7 +325,7 @@ fn serving_executor(
 ) -> Result<(executor::Executor, Option<Library>), CliError> {
     let mut map = coverage::CounterMap::new(lib.uses_pc_map);
     if cmp_outcomes {
-        map = map.with_outcomes(known::target_base().unwrap_or(0));
+        map = map.with_outcomes(known_crashes::target_base().unwrap_or(0));
     }
     // Loaded after the counters are mapped: its own are not read.
     let cmp_lib = match cmp_lib {

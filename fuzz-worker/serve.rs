@@ -182,7 +182,7 @@ fn run_entry(exec: &mut Executor, fuzzer: &mut Fuzzer, id: u64, entry: &str) -> 
 
 /// What a `Fuzz` request shares of the coordinator's findings: entries
 /// new to this worker, coverage found elsewhere, and the crashes recorded
-/// (`known.rs`).
+/// (`known_crashes.rs`).
 struct Shared<'a> {
     corpus: &'a [String],
     add_coverage: &'a [u32],
@@ -202,7 +202,7 @@ fn fuzz_slice(
     millis: Option<u64>,
 ) -> Response {
     fuzzer.learn(shared.add_coverage);
-    crate::known::learn(shared.known_crashes);
+    crate::known_crashes::learn(shared.known_crashes);
     // Under -seed (slices counted, not timed) times would make runs
     // differ: entries are not timed then.
     let added = fuzzer.add_entries(exec, shared.corpus, millis.is_some());

@@ -359,7 +359,7 @@ fn is_runtime_frame(line: &str) -> bool {
 }
 
 /// The marker of the line a worker's crash report gives its fingerprint
-/// on (see fuzz-worker's `known.rs`).
+/// on (see fuzz-worker's `known_crashes.rs`).
 pub const FINGERPRINT: &str = "==fuzz-worker== fingerprint: ";
 
 /// The crash fingerprint a worker's report gives, if any.
