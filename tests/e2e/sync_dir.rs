@@ -405,13 +405,15 @@ fn fuzz_corpus_status_shows_a_broken_status_beside_the_others() {
 }
 
 /// Runs `script` (shell, in `dir`) in a mount namespace of its own, where
-/// it may mount a tmpfs that goes with the namespace.
+/// it may mount a tmpfs that goes with the namespace. Every process it
+/// starts carries `FUZZ_TEST_MARK=<dir>`.
 fn in_a_mount_namespace(dir: &Path, script: &str) -> Run {
     require_tool("unshare");
     require_tool("mount");
     let mut c = Command::new("unshare");
     c.args(["-m", "--propagation", "private", "sh", "-c", script])
-        .current_dir(dir);
+        .current_dir(dir)
+        .env("FUZZ_TEST_MARK", dir);
     run_command(c)
 }
 
@@ -443,6 +445,11 @@ fn a_crash_found_while_the_directory_is_full_is_recorded_by_the_next_instance() 
     );
     let r = in_a_mount_namespace(d.path(), &script);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // Neither run left a process or an unfinished write (in the shared
+    // directory, copied to after/ before it went, or anywhere else).
+    let left = marked_processes(&format!("FUZZ_TEST_MARK={}", d.path().display()));
+    assert!(left.is_empty(), "processes left running: {left:?}");
+    no_unfinished_writes(d.path());
     let read = |f: &str| std::fs::read_to_string(d.path().join(f)).unwrap();
     assert_eq!(read("a.rc").trim(), "1", "{}", read("a.err"));
     assert!(

@@ -64,7 +64,7 @@ impl Work {
         Fuzzing {
             child,
             marker: format!("FUZZ_TEST_MARK={}", self.path().display()),
-            cache: self.path().join("cache"),
+            work: self.path().to_path_buf(),
             logs,
         }
     }
@@ -133,7 +133,8 @@ impl Work {
 pub struct Fuzzing {
     child: Child,
     marker: String,
-    cache: PathBuf,
+    /// The work directory: testdata, the cache, the run's files.
+    work: PathBuf,
     /// Its stdout and stderr files.
     logs: tempfile::TempDir,
 }
@@ -233,13 +234,14 @@ impl Fuzzing {
     }
 
     /// Waits for a fuzz-run that was signalled to stop, and checks that it
-    /// left no process and no unfinished write.
+    /// left no process and no unfinished write (crashers, cache, anywhere
+    /// in the work directory).
     #[track_caller]
     fn stopped(mut self) -> Run {
         let run = self.collect();
         let left = marked_processes(&self.marker);
         assert!(left.is_empty(), "processes left running: {left:?}");
-        no_unfinished_writes(&self.cache);
+        no_unfinished_writes(&self.work);
         run
     }
 }
