@@ -1,13 +1,14 @@
 //! One target's coordinator: the event loop that carries out the
 //! decisions of its [`State`] (`dispatch.rs`: what to hand out, when a
-//! turn ends; `triage.rs`: what answers and deaths mean). It alone touches
-//! worker processes, files and the terminal: it starts a turn's workers,
-//! turns their answers and deaths into events for the state, carries out
-//! the actions that come back, watches for hangs and memory blow-ups, and
-//! reports progress.
+//! turn ends; `triage.rs`: what answers and deaths mean; `failure.rs`: a
+//! failure's life). It alone touches files and the terminal, and the
+//! worker processes through [`Workers`], their one owner: it starts a
+//! turn's workers, turns their answers and deaths into events for the
+//! state, carries out the actions that come back, has the hang watch look
+//! at them, and reports progress.
 
 use crate::corpus::{self, Origin};
-use crate::dispatch::{Clock, Kill, Look, Seen, Step};
+use crate::dispatch::{Clock, Step};
 use crate::findings::Outputs;
 use crate::plan::Plan;
 use crate::report::{fmt_duration, Failure, Reporter, Snapshot, Stop};
@@ -15,15 +16,15 @@ use crate::state::{Action, Finding, Phase, Slot, State};
 use crate::sync::Syncer;
 use crate::targets::TargetInfo;
 use crate::turns::Turn;
+use crate::workers::{Launcher, Workers};
 use fuzz_cli::CliError;
 use fuzz_core::run_events::{self, secs3, FuzzEvent};
-use fuzz_core::worker::client::{Event, Killed, Spawn, Worker, WorkerId};
+use fuzz_core::worker::client::Event;
 use fuzz_core::worker::protocol::{self, GoStatus, Response};
-use fuzz_core::worker::serve_args::ServeArgs;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How a turn ended.
@@ -37,68 +38,14 @@ pub enum TurnEnd {
     Interrupted,
 }
 
-/// How a target's workers are started.
-struct Launcher {
-    worker_bin: PathBuf,
-    /// What every worker serves (the target and the warm-up set at each
-    /// start).
-    serve: ServeArgs,
-    /// The workers' working directory: a Go package's.
-    cwd: Option<PathBuf>,
-    /// Room in shared memory for any input a mutation can make.
-    capacity: usize,
-    /// Shared memory files and stderr captures.
-    dir: tempfile::TempDir,
-    /// Workers started so far: the next one's number.
-    spawned: usize,
-    events: Sender<Event>,
-}
-
-impl Launcher {
-    fn spawn(&mut self, target: &str, warm_up: bool) -> Result<(WorkerId, Worker), CliError> {
-        let id = WorkerId(self.spawned);
-        self.spawned += 1;
-        let serve = ServeArgs {
-            target: Some(target.to_string()),
-            no_warm_up: !warm_up,
-            ..self.serve.clone()
-        };
-        let spawn = Spawn {
-            worker: &self.worker_bin,
-            serve: &serve,
-            dir: self.dir.path(),
-            capacity: self.capacity,
-            cwd: self.cwd.as_deref(),
-        };
-        let w = Worker::spawn(id, &spawn, self.events.clone()).map_err(CliError::misuse)?;
-        Ok((id, w))
-    }
-
-    /// Removes what a worker left in the spawn directory.
-    fn clean_up(&self, w: &Worker) {
-        let _ = std::fs::remove_file(&w.shm_path);
-        let capture = self.dir.path().join(format!("worker{}.stderr", w.index));
-        let _ = std::fs::remove_file(capture);
-    }
-}
-
-/// A worker process, owned by the shell, with what the hang watch last
-/// saw of it.
-struct Process {
-    worker: Worker,
-    seen: Seen,
-}
-
 /// One target's fuzzing, over all of its turns: its decisions' [`State`]
 /// and what carries them out.
 pub struct Coordinator {
     pub state: State,
-    /// The processes of the turn's workers, by slot (`None` between a
-    /// worker's death and its replacement).
-    processes: Vec<Option<Process>>,
+    /// The turn's worker processes, by slot.
+    workers: Workers,
     outputs: Outputs,
     reporter: Reporter,
-    launcher: Launcher,
     events: Receiver<Event>,
     /// Workers per turn.
     parallel: usize,
@@ -169,15 +116,14 @@ impl Coordinator {
         let capacity =
             capacity_for(&target.args, plan.config.max_len).max(largest.unwrap_or(0)) + 64;
         let (tx, rx) = channel();
-        let launcher = Launcher {
+        let workers = Workers::new(Launcher {
             worker_bin: plan.worker_bin.clone(),
             serve: plan.serve.clone(),
             cwd: plan.cwd.clone(),
             capacity,
             dir: fuzz_cli::scratch::dir()?,
-            spawned: 0,
             events: tx,
-        };
+        });
         let rng = plan.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -193,10 +139,9 @@ impl Coordinator {
         reporter.event(FuzzEvent::Start)?;
         Ok(Some(Coordinator {
             state,
-            processes: Vec::new(),
+            workers,
             outputs,
             reporter,
-            launcher,
             events: rx,
             parallel: plan.parallel,
             several,
@@ -337,11 +282,8 @@ impl Coordinator {
     fn handle(&mut self, event: Result<Event, RecvTimeoutError>) -> Result<bool, CliError> {
         let actions = match event {
             Ok(Event::Answer(id, Response::Crashing)) => match self.state.slot_of(id) {
-                Some(w) => match self.process(w) {
-                    Some(p) => {
-                        let input = p.worker.input();
-                        self.state.on_crashing(w, &input)
-                    }
+                Some(w) => match self.workers.input(w) {
+                    Some(input) => self.state.on_crashing(w, &input),
                     None => return Ok(false),
                 },
                 None => return Ok(false),
@@ -360,14 +302,9 @@ impl Coordinator {
             },
             Ok(Event::Gone(id)) => match self.state.slot_of(id) {
                 Some(w) => {
-                    let Some(Process { mut worker, .. }) =
-                        self.processes.get_mut(w).and_then(Option::take)
-                    else {
+                    let Some(death) = self.workers.reap(w) else {
                         return Ok(false);
                     };
-                    let death = worker.death();
-                    self.launcher.clean_up(&worker);
-                    drop(worker);
                     if fuzz_cli::interrupt::stopped_with_us(&death.kind, &death.report) {
                         // Left to finish(), as a worker it stops itself:
                         // a failure it was minimizing is recorded there,
@@ -399,7 +336,7 @@ impl Coordinator {
     /// refused at once: every input would blow it.
     fn check_idle_memory(&self, w: usize) -> Result<(), CliError> {
         let limit = self.state.cfg.rss_limit_mb;
-        let idle = self.process(w).and_then(|p| p.worker.rss_mb());
+        let idle = self.workers.rss_mb(w);
         match idle {
             Some(idle) if limit > 0 && idle >= limit => Err(CliError::misuse(format!(
                 "-rss_limit_mb {limit}: a worker uses {idle} MiB before it runs any input; \
@@ -415,7 +352,7 @@ impl Coordinator {
             Response::Hello { version, .. } if *version != protocol::VERSION => {
                 Err(CliError::misuse(format!(
                     "{} speaks protocol version {version}, fuzz-run {}: install matching versions (or set FUZZ_WORKER)",
-                    self.launcher.worker_bin.display(),
+                    self.workers.worker_bin().display(),
                     protocol::VERSION
                 )))
             }
@@ -436,12 +373,7 @@ impl Coordinator {
         for action in actions {
             match action {
                 Action::Send(w, request) => {
-                    if let Some(p) = self.processes.get_mut(w).and_then(Option::as_mut) {
-                        // A worker gone meanwhile: its Gone event follows.
-                        let _ = p.worker.send(&request);
-                        // Its clock starts with each request.
-                        p.seen.at = Instant::now();
-                    }
+                    self.workers.send(w, &request);
                 }
                 Action::Replace { slot, fallback } => {
                     if let Err(e) = self.replace_worker(slot) {
@@ -501,39 +433,20 @@ impl Coordinator {
     /// A new worker in slot `w`, in place of the one there, if any; it is
     /// told all coverage and the corpus with its first slice once ready.
     fn replace_worker(&mut self, w: usize) -> Result<(), CliError> {
-        let (id, worker) = self
-            .launcher
-            .spawn(&self.state.target.name, self.state.warm_up)?;
-        let seen = Seen {
-            execs: 0,
-            at: Instant::now(),
-        };
-        let process = Some(Process { worker, seen });
+        let id = self
+            .workers
+            .start(w, &self.state.target.name, self.state.warm_up)?;
         match self.state.slots.get_mut(w) {
-            Some(slot) => {
-                slot.restart(id);
-                self.processes[w] = process;
-            }
-            None => {
-                self.state.slots.push(Slot::started(id));
-                self.processes.push(process);
-            }
+            Some(slot) => slot.restart(id),
+            None => self.state.slots.push(Slot::started(id)),
         }
         Ok(())
     }
 
-    /// The process of slot `w`'s worker, if it has one.
-    fn process(&self, w: usize) -> Option<&Process> {
-        self.processes.get(w).and_then(Option::as_ref)
-    }
-
     /// Kills every worker of the turn (their deaths come back as events).
     fn kill_all(&mut self) {
-        for (w, p) in self.processes.iter_mut().enumerate() {
-            if let Some(p) = p {
-                p.worker.kill(Killed::Stopping);
-                self.state.slots[w].dying();
-            }
+        for w in self.workers.kill_all() {
+            self.state.slots[w].dying();
         }
     }
 
@@ -542,38 +455,19 @@ impl Coordinator {
     fn stop_workers(&mut self) {
         self.kill_all();
         self.state.slots.clear();
-        for p in self.processes.drain(..).flatten() {
-            self.launcher.clean_up(&p.worker);
-            p.worker.stop();
-        }
+        self.workers.stop_all();
     }
 
     /// Kills workers that hang past their allowance or pass the memory
     /// limit (the state's `watch` decides); their deaths come back as
     /// events.
     fn watch(&mut self) {
-        let now = Instant::now();
         let rss_limit = self.state.cfg.rss_limit_mb;
-        for (w, p) in self.processes.iter_mut().enumerate() {
-            let Some(p) = p else { continue };
-            let killed = p.worker.killed;
-            let look = Look {
-                execs: p.worker.shm.execs(),
-                running: p.worker.shm.running(),
-                rss_mb: (rss_limit > 0 && killed.is_none())
-                    .then(|| p.worker.rss_mb())
-                    .flatten(),
-                killed,
-                now,
-            };
-            let (seen, kill) = self.state.watch(w, &look, p.seen);
-            p.seen = seen;
-            match kill {
-                Some(Kill::OutOfMemory(rss)) => p.worker.kill(Killed::OutOfMemory(rss)),
-                Some(Kill::Timeout) => p.worker.time_out(),
-                None => continue,
+        for (w, look, seen) in self.workers.looks(rss_limit) {
+            let (seen, kill) = self.state.watch(w, &look, seen);
+            if self.workers.apply(w, seen, kill) {
+                self.state.slots[w].dying();
             }
-            self.state.slots[w].dying();
         }
     }
 

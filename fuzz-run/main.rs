@@ -19,6 +19,7 @@ mod sync;
 mod targets;
 mod triage;
 mod turns;
+mod workers;
 
 use fuzz_cli::run::Cli;
 use fuzz_cli::{CliError, Status};

@@ -6,9 +6,10 @@
 //! (`dispatch.rs`: what work to hand out and when a turn ends; `triage.rs`:
 //! what an answer or a death means) change it and return [`Action`]s:
 //! what to send to whom, whom to replace, what to write and report,
-//! whether to stop. The event loop in `coordinator.rs` carries them out; it alone
-//! touches processes, files and the terminal, so the decisions can be
-//! tested without any of them.
+//! whether to stop. The event loop in `coordinator.rs` carries them out; it
+//! (with `workers.rs`, the only owner of the worker processes) alone touches
+//! processes, files and the terminal, so the decisions can be tested
+//! without any of them.
 
 use crate::corpus::{Corpus, Entry};
 use crate::failure::{Ended, Failing, FailureStep, Next};
