@@ -1,6 +1,8 @@
 //! A failure's life, from the input found to the finding recorded: one
 //! state machine, each transition a function of the failure, its step and
-//! how the step ended ([`State::failure_after`]), unit-tested one by one below.
+//! how the step ended ([`after`]), unit-tested one by one below. It knows
+//! nothing of the coordinator's state: the run's [`Rules`] come in, and a
+//! failure to record goes out.
 //!
 //! ```text
 //!  found ─▶ Reproduce ─ fails again, shrinkable ─▶ Minimize ─ typed ─▶ Confirm ─▶ recorded
@@ -11,16 +13,13 @@
 //!  the minimizer of a crash dies: recorded with its smallest input so far
 //! ```
 //!
-//! Each step is a worker's job ([`Job::Failure`](crate::state::Job)); the
-//! input was written as soon as it was found ([`Action::Save`]), and the
-//! smallest one replaces it when it is recorded, so that a run killed
-//! meanwhile loses nothing. `triage.rs` routes a worker's answers here.
+//! Each step is a worker's job (`Job::Failure` in state.rs); the input was
+//! written as soon as it was found (`Action::Save`), and the smallest one
+//! replaces it when it is recorded, so that a run killed meanwhile loses
+//! nothing. `triage.rs` routes a worker's answers here.
 
-use crate::state::{Crash, Finding, FindingKind, State};
+use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::protocol::{Checked, Exec, Keep, Request};
-
-#[cfg(doc)]
-use crate::state::Action;
 
 /// A failure being worked on.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,18 +35,11 @@ pub struct Failing {
     pub reproduced: Option<bool>,
 }
 
-impl Failing {
-    /// The finding it makes as it stands.
-    pub fn finding(self, state: &State) -> Finding {
-        let (kind, report) = match self.crash {
-            Some(c) => (FindingKind::Death(c.kind), c.report),
-            None => (FindingKind::Failure, String::new()),
-        };
-        let mut f = state.finding(self.entry, kind, self.message, report, None);
-        f.found = Some(self.found);
-        f.reproducible = self.reproduced;
-        f
-    }
+/// A death being worked on: its kind and what the worker wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Crash {
+    pub kind: DeathKind,
+    pub report: String,
 }
 
 /// Where a failure is in its life.
@@ -90,119 +82,144 @@ pub enum Next {
         request: Request,
         say: Option<String>,
     },
-    /// Its life is over: record it.
-    Record(Finding),
+    /// Its life is over: record it, as it stands; `cut_short` when the
+    /// run stopped its minimization.
+    Record { failing: Failing, cut_short: bool },
 }
 
-impl State {
-    /// A failure just found begins its life: run once more.
-    pub fn begin_failure(&self, failing: Failing) -> Next {
-        let request = Request::Check {
-            id: 0,
-            entry: failing.entry.clone(),
-            timeout_ms: self.cfg.timeout_ms(),
-            rss_limit_mb: self.cfg.rss_limit_mb,
-        };
-        Next::Step {
-            step: FailureStep::Reproduce,
+/// What a failure's life goes by: the run's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rules {
+    /// `-timeout` and `-rss_limit_mb`, for each run of the input.
+    pub timeout_ms: u64,
+    pub rss_limit_mb: u64,
+    /// `-fuzzminimizetime`, as executions or milliseconds.
+    pub max_execs: Option<u64>,
+    pub millis: Option<u64>,
+    /// A crash that fails again is minimized (`-fuzzminimizetime` is not
+    /// zero).
+    pub shrink_crashes: bool,
+    /// So is a typed failure (and the target takes bytes or strings).
+    pub shrink_failures: bool,
+}
+
+/// A failure just found begins its life: run once more.
+pub fn begin(rules: &Rules, failing: Failing) -> Next {
+    let request = Request::Check {
+        id: 0,
+        entry: failing.entry.clone(),
+        timeout_ms: rules.timeout_ms,
+        rss_limit_mb: rules.rss_limit_mb,
+    };
+    Next::Step {
+        step: FailureStep::Reproduce,
+        failing,
+        request,
+        say: None,
+    }
+}
+
+/// The transition: failure `f` at `step` ended so. `None` when what ended
+/// is not that step's (an answer out of turn), which ends nothing.
+pub fn after(rules: &Rules, step: FailureStep, f: Failing, ended: Ended) -> Option<Next> {
+    let record = |failing: Failing| {
+        Some(Next::Record {
             failing,
-            request,
-            say: None,
-        }
-    }
-
-    /// The transition: failure `f` at `step` ended so. `None` when what
-    /// ended is not that step's (an answer out of turn), which ends
-    /// nothing.
-    pub fn failure_after(&self, step: FailureStep, f: Failing, ended: Ended) -> Option<Next> {
-        let record = |f: Failing| Some(Next::Record(f.finding(self)));
-        match (step, ended) {
-            (_, Ended::Stopped) => Some(Next::Record(Finding {
-                cut_short: step == FailureStep::Minimize,
-                ..f.finding(self)
-            })),
-            (FailureStep::Reproduce, Ended::Checked(outcome)) => {
-                let Some(site) = outcome.failure_site() else {
-                    return record(Failing {
-                        reproduced: Some(false),
-                        ..f
-                    });
-                };
-                let f = Failing {
-                    reproduced: Some(true),
-                    ..f
-                };
-                if self.shrinkable(&f) {
-                    Some(self.minimize(f, site.to_string()))
-                } else {
-                    record(f)
-                }
-            }
-            (FailureStep::Minimize, Ended::Minimized(entry)) if f.crash.is_some() => {
-                record(Failing { entry, ..f })
-            }
-            (FailureStep::Minimize, Ended::Minimized(entry)) => Some(Next::Step {
-                step: FailureStep::Confirm,
-                request: Request::Run {
-                    id: 0,
-                    entry: entry.clone(),
-                },
-                failing: Failing { entry, ..f },
-                say: None,
-            }),
-            (FailureStep::Minimize, Ended::Died) if f.crash.is_some() => record(f),
-            (FailureStep::Confirm, Ended::Ran(outcome)) => {
-                let message = match outcome {
-                    Exec::Failed { message } => message,
-                    _ => f.message.clone(),
-                };
-                record(Failing { message, ..f })
-            }
-            _ => None,
-        }
-    }
-
-    /// Whether a failure that failed again is minimized: a crash (not a
-    /// hang or a blow-up, whose candidates would each cost the limit),
-    /// whatever the argument types; a typed failure when the target takes
-    /// bytes or strings.
-    fn shrinkable(&self, f: &Failing) -> bool {
-        match &f.crash {
-            Some(c) => self.cfg.minimizing() && !c.kind.costs_a_limit(),
-            None => self.minimizes_inputs(),
-        }
-    }
-
-    /// The minimization of `f`, keeping `site`.
-    fn minimize(&self, f: Failing, site: String) -> Next {
-        let (max_execs, millis) = self.cfg.minimize_budget();
-        Next::Step {
-            step: FailureStep::Minimize,
-            say: Some(format!(
-                "fuzz: minimizing {}-byte failing input file",
-                f.entry.len()
-            )),
-            request: Request::Minimize {
-                id: 0,
-                entry: f.entry.clone(),
-                keep: Keep::Failure { site: Some(site) },
-                max_execs,
-                millis,
-                timeout_ms: self.cfg.timeout_ms(),
-                rss_limit_mb: self.cfg.rss_limit_mb,
-            },
+            cut_short: false,
+        })
+    };
+    match (step, ended) {
+        (_, Ended::Stopped) => Some(Next::Record {
             failing: f,
+            cut_short: step == FailureStep::Minimize,
+        }),
+        (FailureStep::Reproduce, Ended::Checked(outcome)) => {
+            let Some(site) = outcome.failure_site() else {
+                return record(Failing {
+                    reproduced: Some(false),
+                    ..f
+                });
+            };
+            let f = Failing {
+                reproduced: Some(true),
+                ..f
+            };
+            if shrinkable(rules, &f) {
+                Some(minimize(rules, f, site.to_string()))
+            } else {
+                record(f)
+            }
         }
+        (FailureStep::Minimize, Ended::Minimized(entry)) if f.crash.is_some() => {
+            record(Failing { entry, ..f })
+        }
+        (FailureStep::Minimize, Ended::Minimized(entry)) => Some(Next::Step {
+            step: FailureStep::Confirm,
+            request: Request::Run {
+                id: 0,
+                entry: entry.clone(),
+            },
+            failing: Failing { entry, ..f },
+            say: None,
+        }),
+        (FailureStep::Minimize, Ended::Died) if f.crash.is_some() => record(f),
+        (FailureStep::Confirm, Ended::Ran(outcome)) => {
+            let message = match outcome {
+                Exec::Failed { message } => message,
+                _ => f.message.clone(),
+            };
+            record(Failing { message, ..f })
+        }
+        _ => None,
+    }
+}
+
+/// Whether a failure that failed again is minimized: a crash (not a hang
+/// or a blow-up, whose candidates would each cost the limit), whatever the
+/// argument types; a typed failure by the rules.
+fn shrinkable(rules: &Rules, f: &Failing) -> bool {
+    match &f.crash {
+        Some(c) => rules.shrink_crashes && !c.kind.costs_a_limit(),
+        None => rules.shrink_failures,
+    }
+}
+
+/// The minimization of `f`, keeping `site`.
+fn minimize(rules: &Rules, f: Failing, site: String) -> Next {
+    Next::Step {
+        step: FailureStep::Minimize,
+        say: Some(format!(
+            "fuzz: minimizing {}-byte failing input file",
+            f.entry.len()
+        )),
+        request: Request::Minimize {
+            id: 0,
+            entry: f.entry.clone(),
+            keep: Keep::Failure { site: Some(site) },
+            max_execs: rules.max_execs,
+            millis: rules.millis,
+            timeout_ms: rules.timeout_ms,
+            rss_limit_mb: rules.rss_limit_mb,
+        },
+        failing: f,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::tests::{config, state};
-    use crate::state::Config;
-    use fuzz_core::duration::Limit;
-    use fuzz_core::worker::crash::DeathKind;
+
+    /// The default rules: -timeout 10s, minimizing on.
+    fn rules() -> Rules {
+        Rules {
+            timeout_ms: 10_000,
+            rss_limit_mb: 2048,
+            max_execs: None,
+            millis: Some(60_000),
+            shrink_crashes: true,
+            shrink_failures: true,
+        }
+    }
 
     fn typed() -> Failing {
         Failing {
@@ -238,9 +255,9 @@ mod tests {
         }
     }
 
-    fn recorded(next: Option<Next>) -> Finding {
+    fn recorded(next: Option<Next>) -> (Failing, bool) {
         match next {
-            Some(Next::Record(f)) => f,
+            Some(Next::Record { failing, cut_short }) => (failing, cut_short),
             other => panic!("not recorded: {other:?}"),
         }
     }
@@ -259,123 +276,123 @@ mod tests {
 
     #[test]
     fn a_failure_begins_by_running_once_more() {
-        let s = state(config(), 1, &[]);
-        let (step, f, request, say) = stepped(Some(s.begin_failure(typed())));
+        let (step, f, request, say) = stepped(Some(begin(&rules(), typed())));
         assert_eq!((step, f, say), (FailureStep::Reproduce, typed(), None));
-        assert!(matches!(request, Request::Check { entry, .. } if entry == "big"));
+        let Request::Check {
+            entry, timeout_ms, ..
+        } = request
+        else {
+            panic!("{request:?}")
+        };
+        assert_eq!((entry.as_str(), timeout_ms), ("big", 10_000));
     }
 
     #[test]
     fn one_that_passes_when_run_again_is_recorded_saying_so() {
-        let s = state(config(), 1, &[]);
         let ok = Checked::Ok { features: vec![] };
         for f in [typed(), crash(segv())] {
-            let got = recorded(s.failure_after(FailureStep::Reproduce, f, Ended::Checked(&ok)));
-            assert_eq!(got.reproducible, Some(false));
-            assert_eq!((got.entry.as_str(), got.cut_short), ("big", false));
+            let (got, cut_short) = recorded(after(
+                &rules(),
+                FailureStep::Reproduce,
+                f,
+                Ended::Checked(&ok),
+            ));
+            assert_eq!(got.reproduced, Some(false));
+            assert_eq!((got.entry.as_str(), cut_short), ("big", false));
         }
     }
 
     #[test]
     fn one_that_fails_again_is_minimized_keeping_its_site_when_it_can_be() {
-        let s = state(config(), 1, &[]);
         let again = fails_again();
-        let (step, f, request, say) =
-            stepped(s.failure_after(FailureStep::Reproduce, typed(), Ended::Checked(&again)));
+        let reproduce = |r: &Rules, f| after(r, FailureStep::Reproduce, f, Ended::Checked(&again));
+        let (step, f, request, say) = stepped(reproduce(&rules(), typed()));
         assert_eq!((step, f.reproduced), (FailureStep::Minimize, Some(true)));
         assert_eq!(
             say.as_deref(),
             Some("fuzz: minimizing 3-byte failing input file")
         );
-        let Request::Minimize { keep, entry, .. } = request else {
+        let Request::Minimize {
+            keep,
+            entry,
+            millis,
+            ..
+        } = request
+        else {
             panic!("{request:?}")
         };
-        assert_eq!(
-            keep,
-            Keep::Failure {
-                site: Some("src/lib.rs:3".into())
-            }
-        );
-        assert_eq!(entry, "big");
+        let site = Some("src/lib.rs:3".to_string());
+        assert_eq!(keep, Keep::Failure { site });
+        assert_eq!((entry.as_str(), millis), ("big", Some(60_000)));
+        let (step, ..) = stepped(reproduce(&rules(), crash(segv())));
+        assert_eq!(step, FailureStep::Minimize);
         // A hang or a blow-up is not: each candidate would cost the limit.
         for kind in [DeathKind::Timeout, DeathKind::OutOfMemory { rss_mb: 9 }] {
-            let f = crash(kind);
-            let got = recorded(s.failure_after(FailureStep::Reproduce, f, Ended::Checked(&again)));
-            assert_eq!(got.reproducible, Some(true));
+            let (got, _) = recorded(reproduce(&rules(), crash(kind)));
+            assert_eq!(got.reproduced, Some(true));
         }
-        // Nor anything under -fuzzminimizetime 0.
-        let off = state(
-            Config {
-                minimize: Limit::Count(0),
-                ..config()
-            },
-            1,
-            &[],
-        );
+        // Nor anything the rules leave whole (-fuzzminimizetime 0; a
+        // typed target without bytes or strings).
+        let off = Rules {
+            shrink_crashes: false,
+            shrink_failures: false,
+            ..rules()
+        };
         for f in [typed(), crash(segv())] {
-            recorded(off.failure_after(FailureStep::Reproduce, f, Ended::Checked(&again)));
+            recorded(reproduce(&off, f));
         }
     }
 
     #[test]
     fn a_minimized_crash_is_recorded_and_a_typed_failure_confirmed_first() {
-        let s = state(config(), 1, &[]);
+        let r = rules();
         let small = || Ended::Minimized("b".into());
-        let got = recorded(s.failure_after(FailureStep::Minimize, crash(segv()), small()));
-        assert_eq!(
-            (got.entry.as_str(), got.found.as_deref()),
-            ("b", Some("big"))
-        );
-        let (step, f, request, _) =
-            stepped(s.failure_after(FailureStep::Minimize, typed(), small()));
+        let (got, _) = recorded(after(&r, FailureStep::Minimize, crash(segv()), small()));
+        assert_eq!((got.entry.as_str(), got.found.as_str()), ("b", "big"));
+        let (step, f, request, _) = stepped(after(&r, FailureStep::Minimize, typed(), small()));
         assert_eq!((step, f.entry.as_str()), (FailureStep::Confirm, "b"));
         assert!(matches!(request, Request::Run { entry, .. } if entry == "b"));
         // Confirmed: its own message, or the one it had when it passes.
         let said = Exec::Failed {
             message: "b is bad".into(),
         };
-        let got = recorded(s.failure_after(FailureStep::Confirm, f.clone(), Ended::Ran(said)));
+        let (got, _) = recorded(after(&r, FailureStep::Confirm, f.clone(), Ended::Ran(said)));
         assert_eq!(
             (got.entry.as_str(), got.message.as_str()),
             ("b", "b is bad")
         );
-        let got = recorded(s.failure_after(FailureStep::Confirm, f, Ended::Ran(Exec::Ok)));
+        let (got, _) = recorded(after(&r, FailureStep::Confirm, f, Ended::Ran(Exec::Ok)));
         assert_eq!(got.message, "boom");
     }
 
     #[test]
     fn a_stop_records_it_as_it_stands_cut_short_only_while_minimizing() {
-        let s = state(config(), 1, &[]);
         for step in [
             FailureStep::Reproduce,
             FailureStep::Minimize,
             FailureStep::Confirm,
         ] {
-            let got = recorded(s.failure_after(step, typed(), Ended::Stopped));
-            assert_eq!(got.cut_short, step == FailureStep::Minimize, "{step:?}");
-            assert_eq!(got.entry, "big");
+            let (got, cut_short) = recorded(after(&rules(), step, typed(), Ended::Stopped));
+            assert_eq!(cut_short, step == FailureStep::Minimize, "{step:?}");
+            assert_eq!(got, typed());
         }
         // The minimizer of a crash that dies leaves its smallest so far.
         let f = Failing {
             entry: "smaller".into(),
             ..crash(segv())
         };
-        let got = recorded(s.failure_after(FailureStep::Minimize, f, Ended::Died));
-        assert_eq!((got.entry.as_str(), got.cut_short), ("smaller", false));
+        let (got, cut_short) = recorded(after(&rules(), FailureStep::Minimize, f, Ended::Died));
+        assert_eq!((got.entry.as_str(), cut_short), ("smaller", false));
     }
 
     #[test]
     fn an_answer_out_of_turn_ends_nothing() {
-        let s = state(config(), 1, &[]);
+        let r = rules();
         let again = fails_again();
-        assert!(s
-            .failure_after(FailureStep::Minimize, typed(), Ended::Checked(&again))
-            .is_none());
-        assert!(s
-            .failure_after(FailureStep::Reproduce, typed(), Ended::Ran(Exec::Ok))
-            .is_none());
-        assert!(s
-            .failure_after(FailureStep::Minimize, typed(), Ended::Died)
-            .is_none());
+        let checked = Ended::Checked(&again);
+        assert!(after(&r, FailureStep::Minimize, typed(), checked).is_none());
+        let ran = Ended::Ran(Exec::Ok);
+        assert!(after(&r, FailureStep::Reproduce, typed(), ran).is_none());
+        assert!(after(&r, FailureStep::Minimize, typed(), Ended::Died).is_none());
     }
 }

@@ -12,7 +12,7 @@
 //! without any of them.
 
 use crate::corpus::{Corpus, Entry};
-use crate::failure::{Ended, Failing, FailureStep, Next};
+use crate::failure::{self, Ended, Failing, FailureStep, Next};
 use fuzz_core::duration::Limit;
 use fuzz_core::search::rng::splitmix64;
 use fuzz_core::worker::client::WorkerId;
@@ -92,13 +92,6 @@ impl Job {
     pub fn is_failure(&self) -> bool {
         matches!(self, Job::Failure(..))
     }
-}
-
-/// A death being minimized: its kind and what the worker wrote.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Crash {
-    pub kind: DeathKind,
-    pub report: String,
 }
 
 /// Where a started worker is in its life.
@@ -568,14 +561,44 @@ impl State {
                 pending.push((step, f));
             }
         }
+        let rules = self.failure_rules();
         (pending.into_iter())
             .filter_map(
-                |(step, f)| match self.failure_after(step, f, Ended::Stopped) {
-                    Some(Next::Record(finding)) => Some(finding),
+                |(step, f)| match failure::after(&rules, step, f, Ended::Stopped) {
+                    Some(Next::Record { failing, cut_short }) => {
+                        Some(self.finding_of(failing, cut_short))
+                    }
                     _ => None,
                 },
             )
             .collect()
+    }
+
+    /// What a failure's life goes by in this run (failure.rs).
+    pub fn failure_rules(&self) -> failure::Rules {
+        let (max_execs, millis) = self.cfg.minimize_budget();
+        failure::Rules {
+            timeout_ms: self.cfg.timeout_ms(),
+            rss_limit_mb: self.cfg.rss_limit_mb,
+            max_execs,
+            millis,
+            shrink_crashes: self.cfg.minimizing(),
+            shrink_failures: self.minimizes_inputs(),
+        }
+    }
+
+    /// The finding a failure makes as it stands; `cut_short` when the run
+    /// stopped its minimization.
+    pub fn finding_of(&self, failing: Failing, cut_short: bool) -> Finding {
+        let (kind, report) = match failing.crash {
+            Some(c) => (FindingKind::Death(c.kind), c.report),
+            None => (FindingKind::Failure, String::new()),
+        };
+        let mut f = self.finding(failing.entry, kind, failing.message, report, None);
+        f.found = Some(failing.found);
+        f.reproducible = failing.reproduced;
+        f.cut_short = cut_short;
+        f
     }
 
     /// The inputs saved as their workers began to crash, whose deaths the
@@ -596,6 +619,7 @@ impl State {
 pub mod tests {
     use super::*;
     use crate::corpus::Origin;
+    use crate::failure::Crash;
     use fuzz_core::worker::protocol::TargetKind;
     use fuzz_core::ArgType;
 

@@ -15,9 +15,9 @@
 
 use crate::corpus::Origin;
 use crate::dispatch::WARM_UP;
-use crate::failure::{Ended, Failing, FailureStep, Next};
+use crate::failure::{self, Crash, Ended, Failing, FailureStep, Next};
 use crate::report;
-use crate::state::{Action, Crash, FindingKind, Job, Phase, Stage, State};
+use crate::state::{Action, FindingKind, Job, Phase, Stage, State};
 use fuzz_core::format::value;
 use fuzz_core::worker::client::Death;
 use fuzz_core::worker::crash::{self, DeathKind};
@@ -199,7 +199,7 @@ impl State {
     /// begins (failure.rs) on worker `w`.
     fn found_failing(&mut self, w: usize, failing: Failing) -> Vec<Action> {
         let save = Action::Save(failing.entry.clone());
-        let next = self.begin_failure(failing);
+        let next = failure::begin(&self.failure_rules(), failing);
         let mut actions = vec![save];
         actions.extend(self.go_on(w, next));
         actions
@@ -207,7 +207,7 @@ impl State {
 
     /// Failure `f`'s `step` on worker `w` ended so: what its life does next.
     fn step_ended(&mut self, w: usize, step: FailureStep, f: Failing, ended: Ended) -> Vec<Action> {
-        match self.failure_after(step, f, ended) {
+        match failure::after(&self.failure_rules(), step, f, ended) {
             Some(next) => self.go_on(w, next),
             None => Vec::new(),
         }
@@ -227,7 +227,10 @@ impl State {
                 actions.push(self.send(w, Job::Failure(step, failing), request));
                 actions
             }
-            Next::Record(finding) => self.record(finding),
+            Next::Record { failing, cut_short } => {
+                let finding = self.finding_of(failing, cut_short);
+                self.record(finding)
+            }
         }
     }
 
@@ -440,9 +443,9 @@ fn then_replace(w: usize, mut actions: Vec<Action>) -> Vec<Action> {
 
 #[cfg(test)]
 mod tests {
-    use crate::failure::{Failing, FailureStep};
+    use crate::failure::{Crash, Failing, FailureStep};
     use crate::state::tests::{config, state};
-    use crate::state::{Action, Config, Crash, FindingKind, Job, Life, Phase, Stage};
+    use crate::state::{Action, Config, FindingKind, Job, Life, Phase, Stage};
     use fuzz_core::worker::client::Death;
     use fuzz_core::worker::crash::DeathKind;
     use fuzz_core::worker::protocol::{Checked, Exec, Found, Keep, Request, Response};
