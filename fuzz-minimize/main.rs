@@ -53,7 +53,6 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     let target =
         fuzz_cli::target::choose(&worker_bin, &cli.lib, cli.target.as_deref(), &[&cli.input]);
     let dir = fuzz_cli::scratch::dir()?;
-    fuzz_cli::interrupt::install();
     let mut session = Session::start(
         &worker_bin,
         &cli.lib,
@@ -63,6 +62,10 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         fuzz_cli::interrupt::interrupted,
     )
     .map_err(CliError::misuse)?;
+    // Ctrl-C is ours once the worker is up: before, the session waits for
+    // its hello without looking, and the default action ends the tool
+    // (the worker dies with it).
+    fuzz_cli::interrupt::install();
     let desc = session.desc.clone();
     let values = input_values(&cli, &input, &name, &desc.name, &desc.args)?;
     let entry = String::from_utf8(codec::encode(&values)).expect("v1 text is UTF-8");

@@ -470,28 +470,31 @@ impl State {
             // Two workers found the same bug at once: one crasher is kept.
             return finding.found.map(Action::Discard).into_iter().collect();
         }
-        if self.cfg.shared && finding.seed_entry.is_none() {
-            return vec![Action::Claim(finding)];
-        }
-        self.recorded(finding)
-    }
-
-    /// A finding recorded here: counted, and the end of the target unless
-    /// -keepfuzzing.
-    fn recorded(&mut self, finding: Finding) -> Vec<Action> {
-        self.counts.failures += 1;
-        let mut actions = vec![Action::Record(finding)];
+        let mut actions = if self.cfg.shared && finding.seed_entry.is_none() {
+            vec![Action::Claim(finding)]
+        } else {
+            self.recorded(finding)
+        };
+        // Without -keepfuzzing a finding ends the target, whoever had it
+        // first: said now, so that no worker is started in its place.
         if !self.cfg.keepfuzzing {
             actions.push(Action::Finish);
         }
         actions
     }
 
+    /// A finding recorded here, and counted.
+    fn recorded(&mut self, finding: Finding) -> Vec<Action> {
+        self.counts.failures += 1;
+        vec![Action::Record(finding)]
+    }
+
     /// The fleet's answer to a claim: `theirs` is the crasher another
     /// instance recorded first for the site, `None` when this one is first
     /// (or the shared directory failed). Under -keepfuzzing a site the
     /// fleet has is neither written nor counted here, and what was saved of
-    /// it goes; without, this instance stops at its finding as always.
+    /// it goes; without, it is recorded here too (and the target stops, as
+    /// `record` said).
     pub fn claimed(&mut self, finding: Finding, theirs: Option<std::path::PathBuf>) -> Vec<Action> {
         match theirs {
             Some(theirs) if self.cfg.keepfuzzing => {
@@ -738,14 +741,16 @@ pub mod tests {
         assert!(matches!(s.claimed(f, None).as_slice(), [Action::Record(_)]));
         assert_eq!(s.counts.failures, 1);
         // Without -keepfuzzing the instance stops at its finding, whoever
-        // had it first.
+        // had it first: the stop comes with the claim, so that nothing
+        // (no new worker) is started while it is answered.
         let mut s = state(shared(false), 1, &[]);
         let f = finding(&mut s, None);
-        let a = s.claimed(f, theirs());
-        assert!(
-            matches!(a.as_slice(), [Action::Record(_), Action::Finish]),
-            "{a:?}"
-        );
+        let [Action::Claim(f), Action::Finish] = &s.record(f)[..] else {
+            panic!("not claimed then finished")
+        };
+        let a = s.claimed(f.clone(), theirs());
+        assert!(matches!(a.as_slice(), [Action::Record(_)]), "{a:?}");
+        assert_eq!(s.counts.failures, 1);
         // A failing seed is this instance's own: never claimed.
         let mut s = state(shared(true), 1, &[]);
         let f = finding(&mut s, Some("seed0"));

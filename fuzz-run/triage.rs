@@ -620,7 +620,22 @@ mod tests {
         s.slots[0].job = Job::Fuzz(0);
         assert_eq!(kinds(&s.on_crashing(0, &packed(b"gone"))), ["save"]);
         // A loss of its pipes is recorded as it stands: claimed first, and
-        // what was saved is not discarded meanwhile.
+        // what was saved is not discarded meanwhile; without -keepfuzzing
+        // the target stops, and no worker takes the dead one's place.
+        let a = s
+            .on_death(0, death(DeathKind::LostPipes, &packed(b"gone"), REPORT))
+            .unwrap();
+        assert_eq!(kinds(&a), ["claim", "finish"], "{a:?}");
+        // Under -keepfuzzing the worker is replaced and fuzzing goes on.
+        let keep = Config {
+            shared: true,
+            keepfuzzing: true,
+            ..config()
+        };
+        let mut s = state(keep, 1, &["go test fuzz v1\n[]byte(\"ok\")\n"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::Fuzz(0);
+        assert_eq!(kinds(&s.on_crashing(0, &packed(b"gone"))), ["save"]);
         let a = s
             .on_death(0, death(DeathKind::LostPipes, &packed(b"gone"), REPORT))
             .unwrap();
