@@ -611,35 +611,26 @@ mod tests {
 
     #[test]
     fn under_sync_an_input_saved_as_its_worker_died_stays_while_its_site_is_claimed() {
-        let shared = Config {
-            shared: true,
-            ..config()
+        // A worker loses its pipes after its crash handler saved the
+        // input: the death is recorded as it stands, claimed first, and
+        // what was saved is not discarded meanwhile.
+        let lose_pipes = |keepfuzzing| {
+            let cfg = Config {
+                shared: true,
+                keepfuzzing,
+                ..config()
+            };
+            let mut s = state(cfg, 1, &["go test fuzz v1\n[]byte(\"ok\")\n"]);
+            s.phase = Phase::Fuzzing;
+            s.slots[0].job = Job::Fuzz(0);
+            assert_eq!(kinds(&s.on_crashing(0, &packed(b"gone"))), ["save"]);
+            let gone = death(DeathKind::LostPipes, &packed(b"gone"), REPORT);
+            kinds(&s.on_death(0, gone).unwrap())
         };
-        let mut s = state(shared, 1, &["go test fuzz v1\n[]byte(\"ok\")\n"]);
-        s.phase = Phase::Fuzzing;
-        s.slots[0].job = Job::Fuzz(0);
-        assert_eq!(kinds(&s.on_crashing(0, &packed(b"gone"))), ["save"]);
-        // A loss of its pipes is recorded as it stands: claimed first, and
-        // what was saved is not discarded meanwhile; without -keepfuzzing
-        // the target stops, and no worker takes the dead one's place.
-        let a = s
-            .on_death(0, death(DeathKind::LostPipes, &packed(b"gone"), REPORT))
-            .unwrap();
-        assert_eq!(kinds(&a), ["claim", "finish"], "{a:?}");
-        // Under -keepfuzzing the worker is replaced and fuzzing goes on.
-        let keep = Config {
-            shared: true,
-            keepfuzzing: true,
-            ..config()
-        };
-        let mut s = state(keep, 1, &["go test fuzz v1\n[]byte(\"ok\")\n"]);
-        s.phase = Phase::Fuzzing;
-        s.slots[0].job = Job::Fuzz(0);
-        assert_eq!(kinds(&s.on_crashing(0, &packed(b"gone"))), ["save"]);
-        let a = s
-            .on_death(0, death(DeathKind::LostPipes, &packed(b"gone"), REPORT))
-            .unwrap();
-        assert_eq!(kinds(&a), ["claim", "replace"], "{a:?}");
+        // Without -keepfuzzing the target stops: no worker takes the dead
+        // one's place. Under it, one does and fuzzing goes on.
+        assert_eq!(lose_pipes(false), ["claim", "finish"]);
+        assert_eq!(lose_pipes(true), ["claim", "replace"]);
     }
 
     #[test]
