@@ -14,6 +14,7 @@ mod plan;
 mod regress;
 mod report;
 mod rerun;
+mod slot;
 mod state;
 mod sync;
 mod targets;

@@ -17,7 +17,7 @@ use crate::corpus::Origin;
 use crate::dispatch::WARM_UP;
 use crate::failure::{self, Crash, Ended, Failing, FailureStep, Next};
 use crate::report;
-use crate::state::{Action, FindingKind, Job, Phase, Stage, State};
+use crate::state::{Action, Finding, FindingKind, Job, Phase, Stage, State};
 use fuzz_core::format::value;
 use fuzz_core::worker::client::Death;
 use fuzz_core::worker::crash::{self, DeathKind};
@@ -326,17 +326,7 @@ impl State {
             let f = self.finding(entry, kind, String::new(), death.report, None);
             return Ok(then_replace(w, self.record(f)));
         }
-        let seed = match job {
-            Job::Baseline(i) => {
-                if let Phase::Baseline { done, .. } = &mut self.phase {
-                    *done += 1;
-                }
-                self.corpus.mark_failed(i);
-                let e = self.corpus.get(i);
-                (e.origin == Origin::Seed).then(|| e.name.clone())
-            }
-            _ => None,
-        };
+        let seed = self.baseline_died(&job);
         let headline = report::death_headline(&death.kind, self.cfg.timeout, self.cfg.rss_limit_mb);
         let kind = FindingKind::Death(death.kind.clone());
         let f = self.finding(entry, kind, headline, death.report, seed);
@@ -360,11 +350,29 @@ impl State {
         if as_it_stands {
             return Ok(then_replace(w, self.record(f)));
         }
-        // Anything else runs once more in a fresh worker, warmed with an
-        // entry that passed (so that its children inherit the target's lazy
-        // initialisation instead of each repeating it under -timeout). No
-        // worker to run it in (EAGAIN, EMFILE): it is recorded as it stands
-        // before the run gives up.
+        Ok(self.check_in_a_fresh_worker(w, f, death.kind))
+    }
+
+    /// A baseline entry killed its worker: counted as run and marked
+    /// failed; the seed file's name when it was a seed.
+    fn baseline_died(&mut self, job: &Job) -> Option<String> {
+        let Job::Baseline(i) = *job else {
+            return None;
+        };
+        if let Phase::Baseline { done, .. } = &mut self.phase {
+            *done += 1;
+        }
+        self.corpus.mark_failed(i);
+        let e = self.corpus.get(i);
+        (e.origin == Origin::Seed).then(|| e.name.clone())
+    }
+
+    /// A death run once more in a fresh worker in slot `w`, warmed with an
+    /// entry that passed (so that its children inherit the target's lazy
+    /// initialisation instead of each repeating it under -timeout). No
+    /// worker to run it in (EAGAIN, EMFILE): it is recorded as it stands
+    /// before the run gives up.
+    fn check_in_a_fresh_worker(&mut self, w: usize, f: Finding, kind: DeathKind) -> Vec<Action> {
         let mut actions = vec![Action::Replace {
             slot: w,
             fallback: Some(f.clone()),
@@ -384,7 +392,7 @@ impl State {
             entry: f.entry,
             message: f.message,
             crash: Some(Crash {
-                kind: death.kind,
+                kind,
                 report: f.report,
             }),
             reproduced: None,
@@ -392,7 +400,7 @@ impl State {
         // The input is saved first: Save comes before the replacement.
         let mut checked = self.found_failing(w, failing);
         checked.splice(1..1, actions);
-        Ok(checked)
+        checked
     }
 
     /// The input a dead worker was running, as an entry: from shared
