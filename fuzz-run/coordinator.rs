@@ -453,7 +453,6 @@ impl Coordinator {
     /// Stops the turn's workers (all at once: killed, then reaped) and
     /// empties their slots.
     fn stop_workers(&mut self) {
-        self.kill_all();
         self.state.slots.clear();
         self.workers.stop_all();
     }
