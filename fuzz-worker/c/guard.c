@@ -3,7 +3,7 @@
  * recorded a crash, an execution that crashes at a site already recorded
  * is not worth a new worker (a shallow bug hit every hundred executions
  * would otherwise cost a process start each time). The crash handler
- * (fuzz-worker/crash.rs) jumps back here instead of ending the process.
+ * (fuzz-worker/src/crash.rs) jumps back here instead of ending the process.
  *
  * sigsetjmp without saving the signal mask, so that a guarded call costs
  * no system call; the handler unblocks what it must itself.

@@ -15,7 +15,7 @@
  * This file is compiled with -fno-builtin, so the compiler never turns the
  * comparison loops below back into calls to the functions they define.
  * Everything else (counters, the byte-string comparison table) lives in
- * Rust; the hooks called from here are defined in fuzz-worker/sancov.rs.
+ * Rust; the hooks called from here are defined in fuzz-worker/src/sancov.rs.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -110,7 +110,7 @@ void fuzz_worker_record(uint64_t a, uint64_t b, uint8_t size) { record(a, b, siz
  * new coverage even when no edge tells it (a result stored, or fed to a
  * select or to arithmetic), as AFL++'s instrumentation counts such hidden
  * decisions. A slot is set once per execution and listed as it is set, so
- * that the worker reads only the slots set (fuzz-worker/coverage.rs). */
+ * that the worker reads only the slots set (fuzz-worker/src/coverage.rs). */
 #define OUTCOME_BITS 18
 __attribute__((visibility("hidden"))) uint64_t fuzz_worker_outcome_seen[(1 << OUTCOME_BITS) / 64];
 __attribute__((visibility("hidden"))) uint32_t fuzz_worker_outcome_list[1 << OUTCOME_BITS];

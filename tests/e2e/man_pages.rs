@@ -7,6 +7,56 @@ use crate::common::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
+/// The tools, by binary name, with their clap command and man page extras,
+/// in `fuzz_cli::TOOLS`'s order (each page's SEE ALSO).
+fn tools() -> Vec<(&'static str, clap::Command, &'static fuzz_cli::man::Extra)> {
+    use clap::CommandFactory;
+    let tools = vec![
+        (
+            "fuzz-run",
+            fuzz_run::cli::Cli::command(),
+            &fuzz_run::cli::MAN,
+        ),
+        (
+            "fuzz-worker",
+            fuzz_worker::cli::Cli::command(),
+            &fuzz_worker::cli::MAN,
+        ),
+        (
+            "fuzz-minimize",
+            fuzz_minimize::cli::Cli::command(),
+            &fuzz_minimize::cli::MAN,
+        ),
+        (
+            "fuzz-convert",
+            fuzz_convert::cli::Cli::command(),
+            &fuzz_convert::cli::MAN,
+        ),
+        (
+            "fuzz-corpus",
+            fuzz_corpus::cli::Cli::command(),
+            &fuzz_corpus::cli::MAN,
+        ),
+        (
+            "fuzz-clean",
+            fuzz_clean::cli::Cli::command(),
+            &fuzz_clean::cli::MAN,
+        ),
+        (
+            "fuzz-build",
+            fuzz_build::cli::Cli::command(),
+            &fuzz_build::cli::MAN,
+        ),
+    ];
+    let names: Vec<&str> = tools.iter().map(|(n, _, _)| *n).collect();
+    assert_eq!(
+        names,
+        fuzz_cli::TOOLS,
+        "a tool without its man page, or a page without its tool"
+    );
+    tools
+}
+
 fn page_path(tool: &str) -> std::path::PathBuf {
     root().join("man").join(format!("{tool}.1"))
 }
@@ -15,7 +65,7 @@ fn page_path(tool: &str) -> std::path::PathBuf {
 fn man_pages_are_fresh() {
     let update = std::env::var_os("UPDATE_MAN").is_some();
     let mut stale = Vec::new();
-    for (name, cmd, extra) in fuzz_cli::tools() {
+    for (name, cmd, extra) in tools() {
         let page = fuzz_cli::man::render(name, cmd, extra);
         let path = page_path(name);
         let current = std::fs::read_to_string(&path).unwrap_or_default();
@@ -115,9 +165,9 @@ fn help_sources_fit_100_columns() {
     const WIDTH: usize = 100;
     let mut files: Vec<_> = TOOLS
         .iter()
-        .map(|tool| root().join(tool).join("cli.rs"))
+        .map(|tool| root().join(tool).join("src/cli.rs"))
         .collect();
-    for entry in std::fs::read_dir(root().join("cli")).unwrap() {
+    for entry in std::fs::read_dir(root().join("cli/src")).unwrap() {
         files.push(entry.unwrap().path());
     }
     let mut wide = Vec::new();
@@ -165,7 +215,7 @@ fn plain(roff: &str) -> String {
 /// (`fuzz-corpus merge`), built, so that -help and -version are there.
 fn commands() -> Vec<(String, clap::Command)> {
     let mut out = Vec::new();
-    for (name, cmd, _) in fuzz_cli::tools() {
+    for (name, cmd, _) in tools() {
         let mut cmd = cmd.name(name).bin_name(name);
         cmd.build();
         for sub in cmd

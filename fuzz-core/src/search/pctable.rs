@@ -8,7 +8,7 @@
 //! same order; the compiler emits each function's entries together, entry
 //! block first. The worker numbers counters across modules in a fixed order
 //! and reports a counter hit by an execution as the feature
-//! `counter << 3 | bucket` (fuzz-worker/coverage.rs); an entry of the table
+//! `counter << 3 | bucket` (fuzz-worker/src/coverage.rs); an entry of the table
 //! below carries that counter number, so a feature maps to a block without
 //! the reader knowing how the worker lays its counters out. Addresses are
 //! module-relative (the runtime PC less the module's load bias), so they
