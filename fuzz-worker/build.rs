@@ -25,4 +25,7 @@ fn main() {
         .extra_warnings(true)
         .link_lib_modifier("+whole-archive")
         .compile("fuzz_worker_rt");
+    // This package's own test binary (its unit tests) loads instrumented
+    // libraries too: it exports the runtime as the fuzz-worker binary does.
+    println!("cargo:rustc-link-arg=-rdynamic");
 }
