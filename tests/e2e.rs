@@ -10,6 +10,9 @@ mod common;
 #[path = "e2e/work.rs"]
 mod work;
 
+/// fuzz-build for Rust crates and C/C++ files.
+#[path = "e2e/build_native.rs"]
+mod build_native;
 /// fuzz-clean: the generated corpus cache.
 #[path = "e2e/clean.rs"]
 mod clean;

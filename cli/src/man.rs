@@ -164,12 +164,13 @@ pub fn synopsis(cmd: &Command, name: &str) -> String {
     }
     for arg in cmd.get_positionals().filter(|a| !a.is_hide_set()) {
         let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
-        let word = format!("{}{}", value(arg), if many { "..." } else { "" });
-        words.push(if arg.is_required_set() {
-            word
+        let word = if arg.is_required_set() {
+            value(arg)
         } else {
-            format!("[{word}]")
-        });
+            format!("[{}]", value(arg))
+        };
+        // GNU's spelling: FILE... and [FILE]...
+        words.push(if many { format!("{word}...") } else { word });
     }
     if cmd.has_subcommands() {
         words.push("\\fICOMMAND\\fR".to_string());

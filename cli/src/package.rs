@@ -1,7 +1,7 @@
-//! A Go package's directory where a tool takes a library (`fuzz-run -fuzz
-//! FuzzParse .`): built with fuzz-build, whose library then stands for
-//! it, and whose directory is where the package's tests run (as go test
-//! runs them: they read testdata/ from there).
+//! A Go package's or a Rust crate's directory where a tool takes a library
+//! (`fuzz-run -fuzz FuzzParse .`): built with fuzz-build, whose library
+//! then stands for it, and whose directory is where the targets run (as
+//! go test runs a package's tests: they read testdata/ from there).
 
 use crate::CliError;
 use std::path::{Path, PathBuf};
@@ -45,7 +45,7 @@ pub fn build(operand: &Path) -> Result<Option<Package>, CliError> {
         })?;
     if !out.status.success() {
         return Err(CliError::misuse(format!(
-            "{shown}: cannot build the package's fuzz tests (fuzz-build's error above)"
+            "{shown}: cannot build it into a library (fuzz-build's error above)"
         )));
     }
     let lib = String::from_utf8_lossy(&out.stdout).trim().to_string();

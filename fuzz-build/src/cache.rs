@@ -60,7 +60,7 @@ impl Key {
         self.0.update(part);
     }
 
-    fn hex(&self) -> String {
+    pub fn hex(&self) -> String {
         hex::encode(self.0.clone().finalize())
     }
 }
@@ -72,17 +72,22 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The entry of the package in `package_dir` (canonical), whose
-    /// library is named `name`; created if need be.
-    pub fn for_package(root: &Path, package_dir: &Path, name: &str) -> Result<Entry, CliError> {
-        let digest =
-            fuzz_core::store::digest::sha256_hex(package_dir.as_os_str().as_encoded_bytes());
+    /// The entry of what `identity` names (a package's canonical
+    /// directory, or a list of canonical files), whose library is named
+    /// `name`; created if need be.
+    pub fn open(root: &Path, identity: &[u8], name: &str) -> Result<Entry, CliError> {
+        let digest = fuzz_core::store::digest::sha256_hex(identity);
         let dir = root.join(format!("{name}-{}", &digest[..16]));
         fsutil::create_dir_all(&dir).map_err(|e| CliError::misuse(e.to_string()))?;
         Ok(Entry {
             dir,
             name: name.to_string(),
         })
+    }
+
+    /// The entry's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// Where its library is.
@@ -92,6 +97,11 @@ impl Entry {
 
     fn key_file(&self) -> PathBuf {
         self.dir.join(format!("lib{}.so.key", self.name))
+    }
+
+    /// Where the files a build read are listed (C: the headers).
+    pub fn deps_file(&self) -> PathBuf {
+        self.dir.join(format!("lib{}.so.deps", self.name))
     }
 
     /// True when its library exists and was built from `key`.
@@ -122,12 +132,30 @@ impl Entry {
 /// Copies the library `from` to `to` (`-o`), atomically; nothing is
 /// written when `to` holds the same bytes already.
 pub fn copy_out(from: &Path, to: &Path) -> Result<(), CliError> {
-    let bytes = std::fs::read(from).map_err(|e| CliError::io(from, &e))?;
+    copy_if_changed(from, to).map_err(|e| match e {
+        Copy::Read(e) => CliError::io(from, &e),
+        Copy::Write(e) => CliError::misuse(format!("-o: {e}")),
+        Copy::Mode(e) => CliError::io(to, &e),
+    })?;
+    Ok(())
+}
+
+/// Why a copy failed: reading its source, writing, or setting the mode.
+pub enum Copy {
+    Read(std::io::Error),
+    Write(fuzz_core::Error),
+    Mode(std::io::Error),
+}
+
+/// Copies `from` to `to` atomically, executable, unless `to` holds the
+/// same bytes already; true when it wrote.
+pub fn copy_if_changed(from: &Path, to: &Path) -> Result<bool, Copy> {
+    let bytes = std::fs::read(from).map_err(Copy::Read)?;
     if std::fs::read(to).is_ok_and(|old| old == bytes) {
-        return Ok(());
+        return Ok(false);
     }
-    fsutil::write_atomic(to, &bytes).map_err(|e| CliError::misuse(format!("-o: {e}")))?;
+    fsutil::write_atomic(to, &bytes).map_err(Copy::Write)?;
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| CliError::io(to, &e))
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).map_err(Copy::Mode)?;
+    Ok(true)
 }

@@ -163,7 +163,11 @@ pub fn build(dir: &Path, root: &Path, verbose: bool) -> Result<PathBuf, CliError
         )));
     }
     let key = key(&env, &packages, &pkg.import_path)?;
-    let entry = cache::Entry::for_package(root, &dir, &library_name(&pkg.import_path))?;
+    let entry = cache::Entry::open(
+        root,
+        dir.as_os_str().as_encoded_bytes(),
+        &library_name(&pkg.import_path),
+    )?;
     if entry.is_built(&key) {
         return Ok(entry.library());
     }

@@ -28,8 +28,10 @@ use std::path::PathBuf;
         without a seed corpus passes. The entries of each target run in one fuzz-worker process \
         under -timeout and -rss_limit_mb; a crash, a hang or a memory blow-up fails its entry and \
         the others still run.\n\n\
-        LIB may be a Go package's directory instead (fuzz-run -fuzz FuzzParse . in the package): \
-        fuzz-build builds its fuzz tests into a library first (see fuzz-build(1)), the seed corpus \
+        LIB may be a Rust crate's directory (fuzz-build builds its library first, see \
+        fuzz-build(1); its seed corpus is <DIR>/testdata/fuzz/<Target>/ and the workers run in \
+        the crate's directory), or a Go package's directory (fuzz-run -fuzz FuzzParse . in the \
+        package): fuzz-build builds its fuzz tests into a library first, the seed corpus \
         is the package's own testdata/fuzz/<FuzzXxx>/ after each fuzz test's f.Add values \
         (seed#0, seed#1, ...), the workers run in the package's directory, as go test runs tests, \
         and a failure's re-run line is go test's own. A fuzz test whose set-up fails (f.Fatal \
@@ -70,8 +72,8 @@ use std::path::PathBuf;
         -sync, -sync_id, -sync_interval, and the Search switches) are ignored without it."
 )]
 pub struct Cli {
-    /// The target library (a coverage-instrumented shared object), or a Go package's directory,
-    /// whose fuzz tests fuzz-build builds into one (its seed corpus is then <DIR>/testdata/fuzz/).
+    /// The target library (a coverage-instrumented shared object), or a Go package's or a Rust
+    /// crate's directory, which fuzz-build builds into one (its seed corpus: <DIR>/testdata/fuzz/).
     #[arg(value_name = "LIB.so|DIR")]
     pub lib: PathBuf,
 
