@@ -172,21 +172,7 @@ fn library_name(first: &Path) -> String {
         .file_stem()
         .map(|s| s.to_string_lossy())
         .unwrap_or_default();
-    let name: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if name.is_empty() {
-        "target".into()
-    } else {
-        name
-    }
+    cache::library_name(&stem, "target")
 }
 
 /// Every flag but the sources' and the output's.

@@ -48,6 +48,27 @@ pub fn root(flag: Option<&Path>) -> Result<PathBuf, CliError> {
     Ok(root)
 }
 
+/// A library's name made of `from`: the characters a file name takes
+/// everywhere (ASCII letters, digits, `_`), any other one an `_`;
+/// `otherwise` when nothing is left.
+pub fn library_name(from: &str, otherwise: &str) -> String {
+    let name: String = from
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() {
+        otherwise.into()
+    } else {
+        name
+    }
+}
+
 /// The SHA-256 of what a library is built from, fed part by part.
 #[derive(Default)]
 pub struct Key(Sha256);

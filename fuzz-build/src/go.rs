@@ -195,21 +195,7 @@ pub fn build(dir: &Path, root: &Path, verbose: bool) -> Result<PathBuf, CliError
 /// characters a file name takes everywhere.
 fn library_name(import_path: &str) -> String {
     let last = import_path.rsplit('/').next().unwrap_or(import_path);
-    let name: String = last
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if name.is_empty() {
-        "pkg".into()
-    } else {
-        name
-    }
+    cache::library_name(last, "pkg")
 }
 
 fn first_line(s: &str) -> &str {

@@ -177,6 +177,9 @@ fn cargo_build(
         .env_remove("CARGO_BUILD_TARGET")
         .env_remove("CARGO_BUILD_RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS");
+    if verbose {
+        eprintln!("fuzz-build: RUSTFLAGS={flags}");
+    }
     let out = run(&mut cmd, verbose, "install Rust: https://rustup.rs")?;
     if verbose || !out.status.success() {
         eprint!("{}", String::from_utf8_lossy(&out.stderr));

@@ -136,6 +136,18 @@ fn a_rust_crate_is_built_fuzzed_to_its_bug_and_rebuilt_only_on_change() {
     );
     assert!(symbols(&lib).1.contains(&"fuzz_build_changed".to_string()));
 
+    // The flags are the ones examples/rustflags.sh prints for the fixtures.
+    let verbose = s.tool("fuzz-build", &["-v", "crate"]).expect(0);
+    let script = Command::new("sh")
+        .arg(root().join("examples/rustflags.sh"))
+        .output()
+        .unwrap();
+    let want = format!(
+        "fuzz-build: RUSTFLAGS={}",
+        String::from_utf8_lossy(&script.stdout)
+    );
+    assert!(verbose.stderr.contains(&want), "{want}\n{}", verbose.stderr);
+
     // The fast build: another library, without comparison tracing.
     let fast = s.tool("fuzz-build", &["-fast", "crate"]).expect(0);
     let fast = fast.out().trim().to_string();
@@ -221,6 +233,23 @@ fn c_files_are_built_fuzzed_to_their_bug_and_rebuilt_when_a_header_changes() {
         "clang's build has a PC table"
     );
 
+    // The instrumentation is the one examples/build.sh gives the fixtures.
+    let script = std::fs::read_to_string(root().join("examples/build.sh")).unwrap();
+    let clang_cov = script
+        .lines()
+        .find_map(|l| l.strip_prefix("CLANG_COV=("))
+        .and_then(|l| l.strip_suffix(')'))
+        .unwrap();
+    let verbose = s
+        .tool("fuzz-build", &["-v", "src/parse.c", "-cflags=-DV"])
+        .expect(0);
+    assert!(
+        verbose.stderr.contains(clang_cov),
+        "{clang_cov}\n{}",
+        verbose.stderr
+    );
+    s.tool("fuzz-build", &["src/parse.c"]).expect(0);
+
     let when = modified(&lib);
     let again = s.tool("fuzz-build", &["src/parse.c"]).expect(0);
     assert_eq!(again.out().trim(), lib);
@@ -300,7 +329,7 @@ fn cxx_files_link_as_cxx_and_gcc_stands_in_for_a_missing_clang() {
     for tool in ["as", "ld"] {
         std::os::unix::fs::symlink(require_tool(tool), shims.join(tool)).unwrap();
     }
-    let mut c = s.command("fuzz-build", &["a.cc", "b.cc"]);
+    let mut c = s.command("fuzz-build", &["-v", "a.cc", "b.cc"]);
     c.env("PATH", &shims);
     let built = run_command(c).expect(0);
     assert!(
@@ -311,6 +340,20 @@ fn cxx_files_link_as_cxx_and_gcc_stands_in_for_a_missing_clang() {
     assert!(built.stderr.contains("with gcc"), "{}", built.stderr);
     let lib = built.out().trim().to_string();
     assert!(lib.ends_with("/liba.so"), "{lib}");
+    let gcc_cov = std::fs::read_to_string(root().join("examples/build.sh"))
+        .unwrap()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("GCC_COV=(")
+                .and_then(|l| l.strip_suffix(')'))
+        })
+        .map(str::to_string)
+        .unwrap();
+    assert!(
+        built.stderr.contains(&gcc_cov),
+        "{gcc_cov}\n{}",
+        built.stderr
+    );
     let undefined = symbols(&lib).0;
     assert!(
         undefined.contains(&"__sanitizer_cov_trace_pc".to_string()),
