@@ -91,8 +91,9 @@ pub struct Sources<'a> {
     pub fast: bool,
 }
 
-/// Builds `sources` into a library in the cache `root` (unless it is
-/// there already, built from the same content) and returns its path.
+/// Builds `sources` (files: lib.rs's `Kind::of` has checked) into a
+/// library in the cache `root` (unless it is there already, built from
+/// the same content) and returns its path.
 pub fn build(req: &Sources, root: &Path, verbose: bool) -> Result<PathBuf, CliError> {
     let mut files = Vec::new();
     for given in req.given {
@@ -100,9 +101,6 @@ pub fn build(req: &Sources, root: &Path, verbose: bool) -> Result<PathBuf, CliEr
         let canonical = std::fs::canonicalize(given).map_err(|e| {
             CliError::misuse(format!("{shown}: {}", fuzz_core::error::describe(&e)))
         })?;
-        if !canonical.is_file() {
-            return Err(CliError::misuse(format!("{shown}: not a file")));
-        }
         files.push(canonical);
     }
     let compilers = Compilers::find()?;

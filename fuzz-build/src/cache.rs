@@ -139,6 +139,18 @@ impl Entry {
             .map_err(|e| CliError::io(&self.dir, &e))
     }
 
+    /// Copies the library `built` (made elsewhere: cargo's target
+    /// directory) to the entry's path, unless it holds those bytes
+    /// already; true when it wrote.
+    pub fn install_copy(&self, built: &Path) -> Result<bool, CliError> {
+        let library = self.library();
+        copy_if_changed(built, &library).map_err(|e| match e {
+            Copy::Read(e) => CliError::io(built, &e),
+            Copy::Write(e) => CliError::misuse(e.to_string()),
+            Copy::Mode(e) => CliError::io(&library, &e),
+        })
+    }
+
     /// Moves the library `built` (in the entry's scratch directory, so on
     /// the same file system) into place, then records its key: a reader
     /// sees the old library or the new one, never a part of one.

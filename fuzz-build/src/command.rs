@@ -10,7 +10,11 @@ pub fn run(cmd: &mut Command, verbose: bool, install: &str) -> Result<Output, Cl
     let program = cmd.get_program().to_string_lossy().into_owned();
     if verbose {
         let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy()).collect();
-        eprintln!("fuzz-build: {program} {}", args.join(" "));
+        let line = format!("{program} {}", args.join(" "));
+        match cmd.get_current_dir() {
+            Some(dir) => eprintln!("fuzz-build: (cd {} && {line})", dir.display()),
+            None => eprintln!("fuzz-build: {line}"),
+        }
     }
     cmd.output().map_err(|e| {
         CliError::misuse(if e.kind() == std::io::ErrorKind::NotFound {

@@ -205,27 +205,13 @@ fn first_line(s: &str) -> &str {
 /// Runs go with `args` in `dir`; go's own failure is misuse, its output
 /// shown.
 fn go(dir: &Path, args: &[&str], verbose: bool) -> Result<Output, CliError> {
-    if verbose {
-        eprintln!(
-            "fuzz-build: (cd {} && go {})",
-            dir.display(),
-            args.join(" ")
-        );
-    }
-    Command::new("go")
-        .args(args)
-        .current_dir(dir)
-        .env("CGO_ENABLED", "1")
-        .output()
-        .map_err(|e| {
-            CliError::misuse(if e.kind() == std::io::ErrorKind::NotFound {
-                "cannot run go: it is not on PATH (install Go 1.19: apt-get install golang-1.19-go, \
-                 or put its bin directory on PATH)"
-                    .to_string()
-            } else {
-                format!("cannot run go: {}", fuzz_core::error::describe(&e))
-            })
-        })
+    let mut cmd = Command::new("go");
+    cmd.args(args).current_dir(dir).env("CGO_ENABLED", "1");
+    crate::command::run(
+        &mut cmd,
+        verbose,
+        "install Go 1.19: apt-get install golang-1.19-go, or put its bin directory on PATH",
+    )
 }
 
 fn go_env(dir: &Path, verbose: bool) -> Result<GoEnv, CliError> {

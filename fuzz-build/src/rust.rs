@@ -90,12 +90,7 @@ pub fn build(
     );
     let entry = cache::Entry::open(root, identity.as_bytes(), &name)?;
     let built = cargo_build(&manifest, &entry, &package.id, fast, verbose, shown)?;
-    let wrote = cache::copy_if_changed(&built, &entry.library()).map_err(|e| match e {
-        cache::Copy::Read(e) => CliError::io(&built, &e),
-        cache::Copy::Write(e) => CliError::misuse(e.to_string()),
-        cache::Copy::Mode(e) => CliError::io(&entry.library(), &e),
-    })?;
-    if wrote {
+    if entry.install_copy(&built)? {
         eprintln!(
             "fuzz-build: built {} (Rust, {}) with cargo",
             package.name,

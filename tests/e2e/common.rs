@@ -20,15 +20,8 @@ pub fn bin(name: &str) -> PathBuf {
     PathBuf::from(p)
 }
 
-pub const TOOLS: [&str; 7] = [
-    "fuzz-run",
-    "fuzz-worker",
-    "fuzz-minimize",
-    "fuzz-convert",
-    "fuzz-corpus",
-    "fuzz-clean",
-    "fuzz-build",
-];
+/// The seven tools, by binary name.
+pub use fuzz_cli::TOOLS;
 
 /// The repository root.
 pub fn root() -> PathBuf {
