@@ -5,6 +5,9 @@
 // FuzzReader (Go 1.19) starts from a single USTAR archive, so a PAX record
 // there means a new header with its octal checksum recomputed; here the
 // seeds already hold PAX headers, and the bug is a change of their data.
+// A trial run of 20 s showed its first version (io.Copy of every entry)
+// hanging on the package's own sparse seeds before any fuzzing; this one
+// reads at most 1 MiB of an entry.
 package tarold
 
 import (
@@ -35,7 +38,9 @@ func FuzzReader(f *testing.F) {
 			if _, err := r.Next(); err != nil {
 				return
 			}
-			if _, err := io.Copy(io.Discard, r); err != nil {
+			// At most 1 MiB of an entry's data: the seeds hold sparse
+			// entries of tens of gigabytes, holes all, that take minutes.
+			if _, err := io.CopyN(io.Discard, r, 1<<20); err != nil && err != io.EOF {
 				return
 			}
 		}
