@@ -29,7 +29,7 @@
 # commit, target, engine, run, statements covered, statements in all,
 # executions reported), and the medians on stdout.
 #
-#   bench/go-coverage.sh                  # SECS=600 RUNS=3 JOBS=2
+#   bench/go-coverage.sh                  # SECS=600 RUNS=3 JOBS=2 PACKAGES="json gzip png"
 #   SECS=20 RUNS=1 bench/go-coverage.sh   # a quick look
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,8 +56,7 @@ export FUZZ_BUILD_CACHE="$OUT/build" GOFLAGS=-mod=mod GOPROXY=off
 [ -s "$TSV" ] || printf 'sitting\tcommit\ttarget\tengine\trun\tsecs\tcovered\tstatements\texecs\n' >"$TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
 COMMIT=$(git rev-parse --short HEAD)
-# The packages go test -fuzz leaves uninstrumented (cmd/go, Go 1.19).
-UNINSTRUMENTED=(context internal/fuzz reflect runtime sync sync/atomic syscall testing time)
+. bench/go-libfuzzer.sh
 
 # package NAME SRC_DIR OLD_CLAUSE IMPORT_PATH: Go's fuzz_test.go of SRC_DIR
 # in a module of its own, with a dot import of the package under test.
@@ -79,63 +78,37 @@ package() {
 harness() {
     local name=$1 target=$2
     shift 2
-    local dir="$OUT/pkg/$name-libfuzzer" body imports=""
-    mkdir -p "$dir"
-    printf 'module example.com/%s\n\ngo 1.19\n' "$name-libfuzzer" >"$dir/go.mod"
-    body=$(awk -v t="^func $target\\\\(" '
-        $0 ~ t { f = 1 }
-        f && /^\tf\.Fuzz\(func\(t \*testing\.T, b \[\]byte\) \{$/ { p = 1; next }
-        p && /^\t\}\)$/ { exit }
-        p { print }' "$OUT/pkg/$name/fuzz_test.go")
-    [ -n "$body" ] || { echo "go-coverage.sh: no f.Fuzz body for $target" >&2; exit 1; }
-    for i in "$@"; do imports+=$'\t'"$i"$'\n'; done
-    cat >"$dir/main.go" <<EOF
-// The libFuzzer harness of $target: its f.Fuzz body, copied from Go's
-// source by bench/go-coverage.sh, run on the bytes libFuzzer gives.
-package main
-
-import "C"
-
-import (
-	"fmt"
-	"unsafe"
-$imports)
-
-type fakeT struct{}
-
-func (fakeT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
-
-//export LLVMFuzzerTestOneInput
-func LLVMFuzzerTestOneInput(data *C.char, size C.size_t) C.int {
-	b := C.GoBytes(unsafe.Pointer(data), C.int(size))
-	t := fakeT{}
-	_ = t
-	func() {
-$body
-	}()
-	return 0
-}
-
-func main() {}
-EOF
-    local flags=(-tags=libfuzzer -buildmode=c-archive -gcflags=all=-d=libfuzzer)
-    for p in "${UNINSTRUMENTED[@]}"; do flags+=("-gcflags=$p="); done
-    (cd "$dir" && gofmt -w main.go && go build "${flags[@]}" -o harness.a . &&
-        "$CLANG" -fsanitize=fuzzer harness.a -lpthread -o fuzzer)
+    libfuzzer_harness "$OUT/pkg/$name/fuzz_test.go" "$target" "$OUT/pkg/$name-libfuzzer" "$@"
 }
 
 echo "== building (packages, fuzz-build's libraries, go test's and libFuzzer's builds)" >&2
-package jsonfuzz encoding/json json encoding/json
-package gzipfuzz compress/gzip gzip compress/gzip
-package pngfuzz image/png png image/png
-# FuzzDecode reads image/'s shared testdata (../testdata): copied along,
-# under the package, as a user copying the test would.
-cp -r "$GOROOT_SRC/image/testdata" "$OUT/pkg/pngfuzz/testdata/image"
-sed -i 's|"\.\./testdata"|"testdata/image"|' "$OUT/pkg/pngfuzz/fuzz_test.go"
-harness jsonfuzz FuzzUnmarshalJSON '. "encoding/json"'
-harness gzipfuzz FuzzReader '"bytes"' '"io"' '. "compress/gzip"'
-harness pngfuzz FuzzDecode '"bytes"' '"image"' '. "image/png"'
-SPECS="jsonfuzz:FuzzUnmarshalJSON:encoding/json gzipfuzz:FuzzReader:compress/gzip pngfuzz:FuzzDecode:image/png"
+# The packages: name, its fuzz test, the package under test, the harness's imports.
+declare -A WANT
+for p in ${PACKAGES:-json gzip png}; do
+    case $p in json | gzip | png) WANT[$p]=1 ;; *)
+        echo "go-coverage.sh: PACKAGES: no package $p (json, gzip, png)" >&2; exit 2 ;;
+    esac
+done
+SPECS=""
+if [ -n "${WANT[json]:-}" ]; then
+    package jsonfuzz encoding/json json encoding/json
+    harness jsonfuzz FuzzUnmarshalJSON '. "encoding/json"'
+    SPECS+=" jsonfuzz:FuzzUnmarshalJSON:encoding/json"
+fi
+if [ -n "${WANT[gzip]:-}" ]; then
+    package gzipfuzz compress/gzip gzip compress/gzip
+    harness gzipfuzz FuzzReader '"bytes"' '"io"' '. "compress/gzip"'
+    SPECS+=" gzipfuzz:FuzzReader:compress/gzip"
+fi
+if [ -n "${WANT[png]:-}" ]; then
+    package pngfuzz image/png png image/png
+    # FuzzDecode reads image/'s shared testdata (../testdata): copied along,
+    # under the package, as a user copying the test would.
+    cp -r "$GOROOT_SRC/image/testdata" "$OUT/pkg/pngfuzz/testdata/image"
+    sed -i 's|"\.\./testdata"|"testdata/image"|' "$OUT/pkg/pngfuzz/fuzz_test.go"
+    harness pngfuzz FuzzDecode '"bytes"' '"image"' '. "image/png"'
+    SPECS+=" pngfuzz:FuzzDecode:image/png"
+fi
 for spec in $SPECS; do
     IFS=: read -r name target _ <<<"$spec"
     dir="$OUT/pkg/$name"
