@@ -27,7 +27,9 @@
 # the engine's start. The crash counts as the bug when its report names
 # parsePAXRecord. Results: a line per run appended to
 # bench/go-knownbug-runs.tsv (sitting, commit, engine, seed, cap, found,
-# seconds, the bug or not), and the medians on stdout.
+# seconds, the bug or not, executions as the engine reports them: fuzz-run's
+# end event, go test's last count, libFuzzer's "Done N runs"), and the
+# medians on stdout.
 #
 #   bench/go-knownbug.sh                  # CAP=600 SEEDS="1 2 3" JOBS=2
 set -euo pipefail
@@ -54,7 +56,7 @@ OUT=$(cd "$OUT" && pwd)
 rm -rf "$OUT/pkg" "$OUT/runs"
 mkdir -p "$OUT/pkg" "$OUT/runs"
 export FUZZ_BUILD_CACHE="$OUT/build" GOFLAGS=-mod=mod GOPROXY=off
-[ -s "$TSV" ] || printf 'sitting\tcommit\tengine\tseed\tcap\tfound\tsecs\tbug\n' >"$TSV"
+[ -s "$TSV" ] || printf 'sitting\tcommit\tengine\tseed\tcap\tfound\tsecs\tbug\texecs\n' >"$TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
 COMMIT=$(git rev-parse --short HEAD)
 . bench/go-libfuzzer.sh
@@ -101,6 +103,7 @@ run() {
             >"$at/events.jsonl" 2>"$at/log") || true
         saved=$(find "$at/pkg/testdata/fuzz/FuzzReader" -type f 2>/dev/null | head -1)
         cat "$at/events.jsonl" >>"$at/log"
+        { grep -o '"event":"end","execs":[0-9]*' "$at/log" | grep -o '[0-9]*$' || echo 0; } >"$at/execs"
         ;;
     go-test)
         cp -r "$OUT/gocache" "$at/gocache"
@@ -108,6 +111,7 @@ run() {
             -fuzz='^FuzzReader$' -fuzztime="${CAP}s" -fuzzminimizetime=0s -parallel=1 . \
             >"$at/log" 2>&1) || true
         saved=$(find "$at/pkg/testdata/fuzz/FuzzReader" -type f 2>/dev/null | head -1)
+        { grep -o 'execs: [0-9]*' "$at/log" | tail -1 | grep -o '[0-9]*$' || echo 0; } >"$at/execs"
         ;;
     libfuzzer)
         mkdir -p "$at/corpus" "$at/artifacts"
@@ -116,6 +120,7 @@ run() {
             -max_total_time="$CAP" -timeout=10 -rss_limit_mb=2048 -artifact_prefix=artifacts/ \
             corpus >"$at/log" 2>&1) || true
         saved=$(find "$at/artifacts" -type f 2>/dev/null | head -1)
+        { grep -o 'Done [0-9]* runs' "$at/log" | grep -o '[0-9]*' || echo 0; } >"$at/execs"
         ;;
     esac
     if [ -n "$saved" ]; then
@@ -142,8 +147,8 @@ xargs -P "$JOBS" -L 1 bash -c 'run "$@"' _ <"$jobs_file"
 
 while read -r engine seed; do
     at="$OUT/runs/$engine-$seed"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SITTING" "$COMMIT" "$engine" "$seed" "$CAP" \
-        "$(cat "$at/found")" "$(cat "$at/secs")" "$(cat "$at/bug")" >>"$TSV"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SITTING" "$COMMIT" "$engine" "$seed" "$CAP" \
+        "$(cat "$at/found")" "$(cat "$at/secs")" "$(cat "$at/bug")" "$(cat "$at/execs")" >>"$TSV"
 done <"$jobs_file"
 
 echo "== seconds to golang/go#40196 (median of the runs, ${CAP}s cap), sitting $SITTING"
