@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// Runs `cmd` (stdout and stderr captured, stdin closed) to its end. The
 /// flag is true when it was stopped by a signal to this process.
-pub fn output(mut cmd: Command) -> std::io::Result<(Output, bool)> {
+pub fn output(cmd: &mut Command) -> std::io::Result<(Output, bool)> {
     let parent = std::process::id() as libc::pid_t;
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {

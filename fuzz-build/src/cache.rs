@@ -131,12 +131,14 @@ impl Entry {
             && std::fs::read_to_string(self.key_file()).is_ok_and(|k| k.trim() == key.hex())
     }
 
-    /// A scratch directory inside the entry, removed when dropped.
+    /// A scratch directory inside the entry, removed when dropped. Its
+    /// name carries its owner, so that what a fuzz-build killed mid-build
+    /// left here (its scratch, a half-written file) is removed now, and
+    /// a live build's is not.
     pub fn scratch(&self) -> Result<tempfile::TempDir, CliError> {
-        tempfile::Builder::new()
-            .prefix(".build-")
-            .tempdir_in(&self.dir)
-            .map_err(|e| CliError::io(&self.dir, &e))
+        fsutil::sweep(&self.dir, ".build-");
+        fsutil::sweep(&self.dir, ".tmp-");
+        fsutil::temp_dir(&self.dir, ".build-").map_err(|e| CliError::io(&self.dir, &e))
     }
 
     /// Copies the library `built` (made elsewhere: cargo's target

@@ -1,11 +1,15 @@
 //! Running the compilers: the command shown with -v, and a program that
-//! cannot be run said in one line, with how to install it.
+//! cannot be run said in one line, with how to install it. A compiler
+//! never outlives fuzz-build: it gets SIGKILL when fuzz-build dies, even of
+//! SIGKILL (`fuzz_cli::child`), and what fuzz-build was building is swept
+//! by the next build (`cache::Entry::scratch`).
 
 use fuzz_cli::CliError;
 use std::process::{Command, Output};
 
-/// Runs `cmd` with its output captured. A program missing from PATH is
-/// misuse, with `install` (how to get it) in the message.
+/// Runs `cmd` with its output captured and its stdin closed. A program
+/// missing from PATH is misuse, with `install` (how to get it) in the
+/// message.
 pub fn run(cmd: &mut Command, verbose: bool, install: &str) -> Result<Output, CliError> {
     let program = cmd.get_program().to_string_lossy().into_owned();
     if verbose {
@@ -16,11 +20,13 @@ pub fn run(cmd: &mut Command, verbose: bool, install: &str) -> Result<Output, Cl
             None => eprintln!("fuzz-build: {line}"),
         }
     }
-    cmd.output().map_err(|e| {
-        CliError::misuse(if e.kind() == std::io::ErrorKind::NotFound {
-            format!("cannot run {program}: it is not on PATH ({install})")
-        } else {
-            format!("cannot run {program}: {}", fuzz_core::error::describe(&e))
+    fuzz_cli::child::output(cmd)
+        .map(|(out, _)| out)
+        .map_err(|e| {
+            CliError::misuse(if e.kind() == std::io::ErrorKind::NotFound {
+                format!("cannot run {program}: it is not on PATH ({install})")
+            } else {
+                format!("cannot run {program}: {}", fuzz_core::error::describe(&e))
+            })
         })
-    })
 }

@@ -569,7 +569,7 @@ fn run_batch(
     if let Some(package) = &cli.package {
         cmd.current_dir(&package.dir);
     }
-    let (out, stopped) = fuzz_cli::child::output(cmd).map_err(|e| {
+    let (out, stopped) = fuzz_cli::child::output(&mut cmd).map_err(|e| {
         CliError::misuse(format!(
             "cannot run {}: {}",
             worker.display(),

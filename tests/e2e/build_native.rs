@@ -2,7 +2,9 @@
 //! copy, fuzzed by fuzz-run to its planted bug, rebuilt when a source (or
 //! a header) changes and only then; the fast build of a -cmp_lib pair
 //! without comparison tracing; gcc where clang is missing, said so; what
-//! it cannot build refused in one line, changing nothing.
+//! it cannot build refused in one line, changing nothing; a fuzz-build
+//! killed mid-build takes its compiler with it, and the next build sweeps
+//! up what it left.
 
 use crate::common::*;
 use object::{Object, ObjectSymbol};
@@ -296,6 +298,98 @@ fn c_files_are_built_fuzzed_to_their_bug_and_rebuilt_when_a_header_changes() {
         )
         .expect(0);
     assert!(verbose.stderr.contains("-DOTHER"), "{}", verbose.stderr);
+}
+
+/// The scratch directories fuzz-build left in its cache.
+fn build_scratch(cache: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(cache)
+        .into_iter()
+        .flatten()
+        .filter(|e| {
+            e.file_type().is_dir() && e.file_name().to_string_lossy().starts_with(".build-")
+        })
+        .map(|e| e.into_path())
+        .collect()
+}
+
+#[test]
+fn a_fuzz_build_killed_mid_build_leaves_no_compiler_running_and_the_next_build_sweeps_up() {
+    let clang = require_tool("clang-19");
+    let s = Scratch::new();
+    let src = s.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("parse.c"), PARSE_C).unwrap();
+    std::fs::write(src.join("magic.h"), "#define MAGIC0 'F'\n").unwrap();
+    let sources = snapshot(&src);
+    // A clang-19 first on PATH that says the real one's version, then,
+    // asked to compile, writes its pid and sleeps: a build that is under
+    // way when the test kills fuzz-build.
+    let shims = s.path().join("shims");
+    std::fs::create_dir_all(&shims).unwrap();
+    let started = s.path().join("started");
+    let shim = shims.join("clang-19");
+    std::fs::write(
+        &shim,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in --version) exec {} --version ;; esac\n\
+             echo $$ >{}.part && mv {}.part {}\nexec sleep 60\n",
+            clang.display(),
+            started.display(),
+            started.display(),
+            started.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let marker = format!("FUZZ_BUILD_KILLED={}", std::process::id());
+    let mut c = s.command("fuzz-build", &["src/parse.c"]);
+    c.env(
+        "PATH",
+        format!("{}:{}", shims.display(), std::env::var("PATH").unwrap()),
+    )
+    .env("FUZZ_BUILD_KILLED", std::process::id().to_string())
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null());
+    let mut child = c.spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !started.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the compiler never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let compiler = std::fs::read_to_string(&started).unwrap();
+    // SAFETY: killing the fuzz-build this test started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGKILL) };
+    child.wait().unwrap();
+
+    // The compiler dies with it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !marked_processes(&marker).is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(
+        marked_processes(&marker),
+        Vec::<String>::new(),
+        "the compiler (pid {}) outlived fuzz-build",
+        compiler.trim()
+    );
+    // What it was building is still in the cache...
+    let cache = s.path().join("build");
+    assert_eq!(build_scratch(&cache).len(), 1, "{:?}", snapshot(&cache));
+    // ...until the next build, with the real compiler, which builds.
+    let lib = s
+        .tool("fuzz-build", &["src/parse.c"])
+        .expect(0)
+        .out()
+        .trim()
+        .to_string();
+    assert!(Path::new(&lib).is_file(), "{lib}");
+    assert_eq!(build_scratch(&cache), Vec::<PathBuf>::new());
+    no_unfinished_writes(&cache);
+    assert!(snapshot(&src) == sources, "the sources changed");
 }
 
 #[test]
