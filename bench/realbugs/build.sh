@@ -9,8 +9,8 @@
 # (the release that fixed it). Everything comes from the crates.io registry
 # through cargo; C libraries come as the C source a -sys crate bundles.
 #
-# One function per flavour; FLAVOURS (default all four: "fuzzrun libfuzzer
-# fixed aflpp440") picks which are built:
+# One function per flavour; FLAVOURS (default all five: "fuzzrun libfuzzer
+# fixed aflpp440 aflpp440cmp") picks which are built:
 #   fuzzrun    OUT/fuzz-run/libBUG.so   buggy cdylib, rustc's sancov flags
 #                                       (examples/README.md), for fuzz-run;
 #                                       its libFuzzer target is named BUG
@@ -33,6 +33,9 @@
 #                                       (AFL_LLVM_DICT2FILE), when there is C
 #                                       code; OUT/aflpp440/afl-fuzz and
 #                                       VERSION, the AFL++ that built them
+#   aflpp440cmp OUT/aflpp440cmp/BUG     the same with CmpLog (AFL_LLVM_CMPLOG=1,
+#                                       rustc's trace-compares): afl-fuzz's
+#                                       -c BIN beside OUT/aflpp440/BUG
 # C code in -sys crates is compiled by clang-19 with the matching
 # -fsanitize-coverage flags (CFLAGS_<target> for the cc crate). A bug whose
 # directory holds a file named asan has its C code built with
@@ -45,7 +48,8 @@
 # script builds when it is missing, ~2 minutes); AFL440=DIR takes another
 # prefix that script made.
 # Builds are niced, one job at a time (CARGO_BUILD_JOBS, default 1); cargo's
-# directories are OUT/cargo-buggy, OUT/cargo-fixed and OUT/cargo-aflpp440,
+# directories are OUT/cargo-buggy, OUT/cargo-fixed, OUT/cargo-aflpp440 and
+# OUT/cargo-aflpp440cmp,
 # so a rerun only redoes what changed (but for the aflpp440 flavour's -sys
 # crates, whose C code is compiled again so that the dictionary is whole).
 set -euo pipefail
@@ -70,7 +74,7 @@ fi
 for bug in "${BUGS[@]}"; do
     [ -f "$HERE/bugs/$bug/harness.rs" ] || die "no such bug: $bug (bugs/$bug/harness.rs)"
 done
-FLAVOURS=${FLAVOURS:-fuzzrun libfuzzer fixed aflpp440}
+FLAVOURS=${FLAVOURS:-fuzzrun libfuzzer fixed aflpp440 aflpp440cmp}
 
 CARGO=${CARGO:-cargo}
 CLANG=${CLANG:-clang-19}
@@ -206,30 +210,52 @@ for p in json.load(sys.stdin)["packages"]:
 # persistent mode) and rss_limit.o. rustc cannot run AFL++'s passes (an
 # LLVM 19 plugin; rustc's LLVM is its own and stable rustc loads no
 # plugins), so Rust code has no dictionary, as in the suite.
-flavour_aflpp440() {
-    local bug=$1 rel dict="$OUT/aflpp440/$1.dict" tdir="$OUT/cargo-aflpp440" pkg pkgs san=() cflags
+flavour_aflpp440() { afl440_build "$1" aflpp440; }
+
+# The CmpLog build beside it (afl-fuzz -c BIN, AFL++'s configuration in
+# FuzzBench): the same, with AFL_LLVM_CMPLOG=1 for the C code and rustc's
+# trace-compares for the Rust code (afl-compiler-rt.o's
+# __sanitizer_cov_trace_cmp* hooks fill the CmpLog map, as in the suite's
+# afl440cmp flavour); its own cargo directory, no dictionary.
+flavour_aflpp440cmp() { afl440_build "$1" aflpp440cmp; }
+
+# afl440_build BUG DIR: the aflpp440 or aflpp440cmp flavour of BUG, as
+# OUT/DIR/BUG.
+afl440_build() {
+    local bug=$1 fl=$2 rel dict="" tdir="$OUT/cargo-$2" pkg pkgs san=() cflags rustflags envs
     afl440_prefix
-    # Compile the -sys crates' C code again, so that dict2file (which only
-    # runs when afl-clang-fast compiles) writes the whole dictionary.
-    rm -f "$dict"
-    pkgs=$(links_packages "$bug" buggy)
-    for pkg in $pkgs; do
-        "$CARGO" clean --quiet --release --target "$HOST" --manifest-path "$HERE/bugs/$bug/buggy/Cargo.toml" \
-            --target-dir "$tdir" -p "$pkg" >&2 || die "cargo clean -p $pkg failed"
-    done
+    mkdir -p "$OUT/$fl"
+    envs=(AFL_QUIET=1 AFL_DONT_OPTIMIZE=1)
+    if [ "$fl" = aflpp440 ]; then
+        dict="$OUT/aflpp440/$bug.dict"
+        envs+=(AFL_LLVM_DICT2FILE="$dict")
+        rustflags=$("$HERE/../../examples/rustflags.sh" trace-pc-guard)
+        # Compile the -sys crates' C code again, so that dict2file (which
+        # only runs when afl-clang-fast compiles) writes the whole dictionary.
+        rm -f "$dict"
+        pkgs=$(links_packages "$bug" buggy)
+        for pkg in $pkgs; do
+            "$CARGO" clean --quiet --release --target "$HOST" --manifest-path "$HERE/bugs/$bug/buggy/Cargo.toml" \
+                --target-dir "$tdir" -p "$pkg" >&2 || die "cargo clean -p $pkg failed"
+        done
+    else
+        envs+=(AFL_LLVM_CMPLOG=1)
+        rustflags=$("$HERE/../../examples/rustflags.sh" trace-pc-guard trace-compares)
+    fi
     cflags="-g $C_NO_BUILTIN"
     [ -f "$HERE/bugs/$bug/asan" ] && cflags="$cflags -fsanitize=address" san=(-fsanitize=address)
     rel=$(
-        export AFL_QUIET=1 AFL_DONT_OPTIMIZE=1 AFL_LLVM_DICT2FILE="$dict"
-        cargo_build "$bug" buggy "$("$HERE/../../examples/rustflags.sh" trace-pc-guard)" "$cflags" "$tdir" \
-            "$AFL440/bin/afl-clang-fast"
+        export "${envs[@]}"
+        cargo_build "$bug" buggy "$rustflags" "$cflags" "$tdir" "$AFL440/bin/afl-clang-fast"
     )
     # libAFLDriver's reference to the entry is weak: -u pulls it in.
     "$CLANG" "${san[@]}" -Wl,-u,LLVMFuzzerTestOneInput "$AFL440/lib/afl/afl-compiler-rt.o" \
         "$AFL440/lib/afl/libAFLDriver.a" "$OUT/aflpp440/rss_limit.o" "$rel/librb_$bug.a" \
-        -o "$OUT/aflpp440/$bug.tmp.$$" "${RUST_LINK[@]}" || die "linking the AFL++ build of $bug failed"
-    mv "$OUT/aflpp440/$bug.tmp.$$" "$OUT/aflpp440/$bug"
-    if [ -s "$dict" ]; then
+        -o "$OUT/$fl/$bug.tmp.$$" "${RUST_LINK[@]}" || die "linking the AFL++ build of $bug ($fl) failed"
+    mv "$OUT/$fl/$bug.tmp.$$" "$OUT/$fl/$bug"
+    if [ -z "$dict" ]; then
+        :
+    elif [ -s "$dict" ]; then
         note "$bug: aflpp440 dictionary of the C code: $(grep -c . "$dict") word(s)"
     else
         rm -f "$dict"
@@ -237,7 +263,7 @@ flavour_aflpp440() {
 }
 
 for fl in $FLAVOURS; do
-    declare -F "flavour_$fl" >/dev/null || die "unknown flavour: $fl (fuzzrun, libfuzzer, fixed, aflpp440)"
+    declare -F "flavour_$fl" >/dev/null || die "unknown flavour: $fl (fuzzrun, libfuzzer, fixed, aflpp440, aflpp440cmp)"
 done
 for bug in "${BUGS[@]}"; do
     for fl in $FLAVOURS; do

@@ -4,8 +4,8 @@
 #
 #   bench/realbugs/run.sh OUT ENGINE BUG SEED
 #
-# OUT is build.sh's output directory. ENGINE is fuzz-run, libfuzzer or
-# aflpp440. CAP (seconds, default 300) caps the run; every engine has a
+# OUT is build.sh's output directory. ENGINE is fuzz-run, libfuzzer,
+# aflpp440 or aflpp440-cmplog. CAP (seconds, default 300) caps the run; every engine has a
 # 10 s per-input limit, so a hang counts when the engine saves it, and a
 # 2 GiB limit on its resident memory:
 #   fuzz-run   -fuzz '^BUG$' -timeout 10s -fuzztime CAPs -parallel 1
@@ -18,9 +18,9 @@
 #              directory), else the repository's target/release (cargo
 #              build --release). Its -rss_limit_mb default is 2048.
 #   libfuzzer  OUT/libfuzzer/BUG -timeout=10 -max_total_time=CAP -seed=SEED
-#              on an empty corpus directory; the time is the process's
-#              wall time (it exits on its first crash, timeout or OOM).
-#              -rss_limit_mb=2048.
+#              on an empty corpus directory (it exits on its first crash,
+#              timeout or OOM); the time is its artifact's mtime from the
+#              process's start, as for the others. -rss_limit_mb=2048.
 #   aflpp440   OUT/aflpp440/afl-fuzz -V CAP -t 10000 -m none -s SEED -i in
 #              -o out [-x OUT/aflpp440/BUG.dict] -- OUT/aflpp440/BUG, in
 #              the one-byte corpus `echo >in/seed` writes (AFL++ needs an
@@ -28,6 +28,8 @@
 #              (rss_limit.c), not -m. AFL_BENCH_UNTIL_CRASH=1, and the run
 #              stops afl-fuzz at its first file in crashes/ or hangs/; the
 #              time is that file's mtime from the process's start.
+#   aflpp440-cmplog  the same with OUT/aflpp440cmp/BUG, its CmpLog build,
+#              as -c BIN (AFL++'s configuration in FuzzBench).
 # The saved input goes through check.sh. Prints one TSV line and appends it
 # to OUT/results.tsv:
 #   engine bug seed cap found time_s kind verdict input
@@ -100,7 +102,7 @@ PY
 }
 
 engine_libfuzzer() {
-    local bin="$OUT/libfuzzer/$BUG" rc=0 start end art
+    local bin="$OUT/libfuzzer/$BUG" rc=0 start art
     [ -x "$bin" ] || die "$bin is not built (bench/realbugs/build.sh $OUT $BUG)"
     mkdir -p "$dir/corpus" "$dir/artifacts"
     start=$(date +%s.%N)
@@ -109,12 +111,12 @@ engine_libfuzzer() {
         timeout $((CAP + 120)) "$bin" -timeout=10 -max_total_time="$CAP" -seed="$SEED" \
             -rss_limit_mb=2048 -artifact_prefix=artifacts/ corpus >log 2>&1
     ) || rc=$?
-    end=$(date +%s.%N)
     art=$(find "$dir/artifacts" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | head -n1)
     if [ -n "$art" ]; then
         found=1 input=$art
         kind=$(basename "$art" | sed 's/-.*//')
-        time_s=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
+        time_s=$(python3 -c 'import os, sys; print("%.2f" % (os.stat(sys.argv[1]).st_mtime - float(sys.argv[2])))' \
+            "$art" "$start")
     elif [ "$rc" != 0 ]; then
         # The engine itself died (a crash that broke its own handler): nothing
         # saved, the run counts as a miss.
@@ -123,10 +125,16 @@ engine_libfuzzer() {
     fi
 }
 
+# engine_aflpp440 [CMPLOG]: AFL++ 4.40c; with CMPLOG, its CmpLog build as
+# -c BIN beside the plain one.
 engine_aflpp440() {
     local bin="$OUT/aflpp440/$BUG" fuzz="$OUT/aflpp440/afl-fuzz" rc=0 start pid first args
     [ -x "$bin" ] || die "$bin is not built (FLAVOURS=aflpp440 bench/realbugs/build.sh $OUT $BUG)"
     [ -x "$fuzz" ] || die "no $fuzz (FLAVOURS=aflpp440 bench/realbugs/build.sh $OUT $BUG)"
+    if [ -n "${1:-}" ]; then
+        [ -x "$OUT/aflpp440cmp/$BUG" ] ||
+            die "$OUT/aflpp440cmp/$BUG is not built (FLAVOURS=aflpp440cmp bench/realbugs/build.sh $OUT $BUG)"
+    fi
     # AFL++ needs at least one input and skips empty files; the driver
     # skips the empty input too. So its corpus is one file of one byte, the
     # newline that `echo >in/seed` writes (no bug's input).
@@ -134,6 +142,7 @@ engine_aflpp440() {
     echo >"$dir/in/seed"
     args=(-V "$CAP" -t 10000 -m none -s "$SEED" -i in -o out)
     [ ! -s "$OUT/aflpp440/$BUG.dict" ] || args+=(-x "$OUT/aflpp440/$BUG.dict")
+    [ -z "${1:-}" ] || args+=(-c "$OUT/aflpp440cmp/$BUG")
     start=$(date +%s.%N)
     (
         cd "$dir"
@@ -159,7 +168,7 @@ engine_aflpp440() {
     # queue entry it picks (megabytes a run): its setup and its summary.
     sed -i -e 's/\x1b\[[0-9;?]*[a-zA-Z]//g' -e '/^\[\*\] Fuzzing test case #/d' "$dir/log"
     # The first saved input, by the time afl-fuzz wrote it (its file's
-    # mtime) from the start of the process, as libFuzzer's wall time is.
+    # mtime) from the start of the process, as for the other engines.
     first=$(python3 - "$dir/out/default" "$start" <<'PY'
 import os, sys
 out, start = sys.argv[1], float(sys.argv[2])
@@ -192,7 +201,8 @@ case "$ENGINE" in
 fuzz-run) engine_fuzz_run ;;
 libfuzzer) engine_libfuzzer ;;
 aflpp440) engine_aflpp440 ;;
-*) die "unknown engine: $ENGINE (fuzz-run, libfuzzer, aflpp440)" ;;
+aflpp440-cmplog) engine_aflpp440 cmplog ;;
+*) die "unknown engine: $ENGINE (fuzz-run, libfuzzer, aflpp440, aflpp440-cmplog)" ;;
 esac
 
 verdict=-
