@@ -39,14 +39,8 @@ JOBS=${JOBS:-2}
 ENGINES=${ENGINES:-fuzz-run go-test libfuzzer}
 OUT=bench/out/go-coverage
 TSV=$PWD/bench/go-coverage-runs.tsv
-command -v go >/dev/null || { echo "go-coverage.sh: needs go (apt-get install golang-go)" >&2; exit 2; }
-case "$(go env GOVERSION)" in go1.19*) ;; *)
-    echo "go-coverage.sh: needs Go 1.19 (fuzz-build's harness); this is $(go env GOVERSION)" >&2; exit 2 ;;
-esac
-CLANG=${CLANG:-clang-19}
-command -v "$CLANG" >/dev/null || { echo "go-coverage.sh: needs $CLANG (apt-get install clang-19)" >&2; exit 2; }
-cargo build --release -q
-BIN=$PWD/target/release
+. bench/go-libfuzzer.sh
+go_bench_tools
 GOROOT_SRC=$(go env GOROOT)/src
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -56,7 +50,6 @@ export FUZZ_BUILD_CACHE="$OUT/build" GOFLAGS=-mod=mod GOPROXY=off
 [ -s "$TSV" ] || printf 'sitting\tcommit\ttarget\tengine\trun\tsecs\tcovered\tstatements\texecs\n' >"$TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
 COMMIT=$(git rev-parse --short HEAD)
-. bench/go-libfuzzer.sh
 
 # package NAME SRC_DIR OLD_CLAUSE IMPORT_PATH: Go's fuzz_test.go of SRC_DIR
 # in a module of its own, with a dot import of the package under test.

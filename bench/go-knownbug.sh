@@ -43,14 +43,8 @@ TSV=$PWD/bench/go-knownbug-runs.tsv
 DEB=golang-1.15-src_1.15.15-1~deb11u4_amd64.deb
 DEB_SHA256=e580f570f706d801191f9a17e55156736fc5979a6a878bab9304ca007ae29941
 DEB_URL=http://deb.debian.org/debian/pool/main/g/golang-1.15/$DEB
-command -v go >/dev/null || { echo "go-knownbug.sh: needs go (apt-get install golang-go)" >&2; exit 2; }
-case "$(go env GOVERSION)" in go1.19*) ;; *)
-    echo "go-knownbug.sh: needs Go 1.19 (fuzz-build's harness); this is $(go env GOVERSION)" >&2; exit 2 ;;
-esac
-CLANG=${CLANG:-clang-19}
-command -v "$CLANG" >/dev/null || { echo "go-knownbug.sh: needs $CLANG (apt-get install clang-19)" >&2; exit 2; }
-cargo build --release -q
-BIN=$PWD/target/release
+. bench/go-libfuzzer.sh
+go_bench_tools
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 rm -rf "$OUT/pkg" "$OUT/runs"
@@ -59,7 +53,6 @@ export FUZZ_BUILD_CACHE="$OUT/build" GOFLAGS=-mod=mod GOPROXY=off
 [ -s "$TSV" ] || printf 'sitting\tcommit\tengine\tseed\tcap\tfound\tsecs\tbug\texecs\n' >"$TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
 COMMIT=$(git rev-parse --short HEAD)
-. bench/go-libfuzzer.sh
 
 echo "== the old source ($DEB)" >&2
 if ! echo "$DEB_SHA256  $OUT/$DEB" | sha256sum -c --status 2>/dev/null; then

@@ -4,8 +4,24 @@
 # leaving out the packages go test -fuzz leaves out; a bytes-only
 # LLVMFuzzerTestOneInput runs the fuzz test's own f.Fuzz body (copied from
 # the fuzz test, t.Fatalf a panic); clang -fsanitize=fuzzer links it.
-# Needs CLANG (the clang to link with); LIBFUZZER_MODULE, when the body
-# imports a module of its own.
+# Needs CLANG (the clang to link with: go_bench_tools sets it);
+# LIBFUZZER_MODULE, when the body imports a module of its own.
+
+# go_bench_tools: checks for Go 1.19 (fuzz-build's harness) and CLANG
+# (default clang-19), exiting 2 with what to install, then builds the tools
+# (BIN: their directory).
+go_bench_tools() {
+    local me
+    me=$(basename "$0")
+    command -v go >/dev/null || { echo "$me: needs go (apt-get install golang-go)" >&2; exit 2; }
+    case "$(go env GOVERSION)" in go1.19*) ;; *)
+        echo "$me: needs Go 1.19 (fuzz-build's harness); this is $(go env GOVERSION)" >&2; exit 2 ;;
+    esac
+    CLANG=${CLANG:-clang-19}
+    command -v "$CLANG" >/dev/null || { echo "$me: needs $CLANG (apt-get install clang-19)" >&2; exit 2; }
+    cargo build --release -q
+    BIN=$PWD/target/release
+}
 
 # The packages go test -fuzz leaves uninstrumented (cmd/go, Go 1.19).
 GO_UNINSTRUMENTED=(context internal/fuzz reflect runtime sync sync/atomic syscall testing time)
