@@ -253,11 +253,10 @@ afl440_build() {
         "$AFL440/lib/afl/libAFLDriver.a" "$OUT/aflpp440/rss_limit.o" "$rel/librb_$bug.a" \
         -o "$OUT/$fl/$bug.tmp.$$" "${RUST_LINK[@]}" || die "linking the AFL++ build of $bug ($fl) failed"
     mv "$OUT/$fl/$bug.tmp.$$" "$OUT/$fl/$bug"
-    if [ -z "$dict" ]; then
-        :
-    elif [ -s "$dict" ]; then
+    # The plain flavour's dictionary: kept when the C code gave words.
+    if [ -n "$dict" ] && [ -s "$dict" ]; then
         note "$bug: aflpp440 dictionary of the C code: $(grep -c . "$dict") word(s)"
-    else
+    elif [ -n "$dict" ]; then
         rm -f "$dict"
     fi
 }

@@ -10,6 +10,7 @@ use crate::common::*;
 use object::{Object, ObjectSymbol};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// A scratch directory with the tools' caches in it.
 struct Scratch {
@@ -352,13 +353,10 @@ fn a_fuzz_build_killed_mid_build_leaves_no_compiler_running_and_the_next_build_s
     .stdout(std::process::Stdio::null())
     .stderr(std::process::Stdio::null());
     let mut child = c.spawn().unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_secs(60);
     while !started.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the compiler never started"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        assert!(Instant::now() < deadline, "the compiler never started");
+        std::thread::sleep(Duration::from_millis(10));
     }
     let compiler = std::fs::read_to_string(&started).unwrap();
     // SAFETY: killing the fuzz-build this test started.
@@ -366,9 +364,9 @@ fn a_fuzz_build_killed_mid_build_leaves_no_compiler_running_and_the_next_build_s
     child.wait().unwrap();
 
     // The compiler dies with it.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    while !marked_processes(&marker).is_empty() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !marked_processes(&marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(
         marked_processes(&marker),
