@@ -27,7 +27,10 @@
 #
 # Results: a line per run appended to bench/go-coverage-runs.tsv (sitting,
 # commit, target, engine, run, statements covered, statements in all,
-# executions reported), and the medians on stdout.
+# executions reported, load), and the medians on stdout. commit is the
+# checked-out commit the engine was built from (+dirty if the tree had
+# changes); load is the machine's 5-minute load average as the run ended
+# ("-" in rows from before the column was added).
 #
 #   bench/go-coverage.sh                  # SECS=600 RUNS=3 JOBS=2 PACKAGES="json gzip png"
 #   SECS=20 RUNS=1 bench/go-coverage.sh   # a quick look
@@ -47,9 +50,9 @@ OUT=$(cd "$OUT" && pwd)
 rm -rf "$OUT/pkg" "$OUT/runs" "$OUT/meter"
 mkdir -p "$OUT/pkg" "$OUT/runs" "$OUT/meter"
 export FUZZ_BUILD_CACHE="$OUT/build" GOFLAGS=-mod=mod GOPROXY=off
-[ -s "$TSV" ] || printf 'sitting\tcommit\ttarget\tengine\trun\tsecs\tcovered\tstatements\texecs\n' >"$TSV"
+[ -s "$TSV" ] || printf 'sitting\tcommit\ttarget\tengine\trun\tsecs\tcovered\tstatements\texecs\tload\n' >"$TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
-COMMIT=$(git rev-parse --short HEAD)
+COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +dirty)
 
 # package NAME SRC_DIR OLD_CLAUSE IMPORT_PATH: Go's fuzz_test.go of SRC_DIR
 # in a module of its own, with a dot import of the package under test.
@@ -165,6 +168,7 @@ run() {
         { grep -o 'stat::number_of_executed_units: *[0-9]*' "$at/log" | grep -o '[0-9]*$' || echo 0; } >"$at/execs"
         ;;
     esac
+    cut -d' ' -f2 /proc/loadavg >"$at/load"
 }
 
 # meter NAME TARGET COVERPKG CORPUS: "covered statements" of COVERPKG when go
@@ -209,8 +213,8 @@ for n in $(seq 1 "$RUNS"); do
         for engine in $ENGINES; do
             at="$OUT/runs/$engine-$target-$n"
             read -r covered total < <(meter "$name" "$target" "$coverpkg" "$at/corpus")
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SITTING" "$COMMIT" "$target" "$engine" \
-                "$n" "$SECS" "$covered" "$total" "$(cat "$at/execs")" >>"$TSV"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SITTING" "$COMMIT" "$target" "$engine" \
+                "$n" "$SECS" "$covered" "$total" "$(cat "$at/execs")" "$(cat "$at/load")" >>"$TSV"
         done
     done
 done
