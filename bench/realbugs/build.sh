@@ -65,14 +65,15 @@ mkdir -p "$1" || die "cannot create $1"
 OUT=$(cd "$1" && pwd)
 shift
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/set.sh"
 
 if [ $# -gt 0 ]; then
     BUGS=("$@")
 else
-    mapfile -t BUGS < <(cd "$HERE/bugs" && ls -d -- */ | tr -d /)
+    mapfile -t BUGS < <(cd "$SETDIR/bugs" && ls -d -- */ | tr -d /)
 fi
 for bug in "${BUGS[@]}"; do
-    [ -f "$HERE/bugs/$bug/harness.rs" ] || die "no such bug: $bug (bugs/$bug/harness.rs)"
+    [ -f "$SETDIR/bugs/$bug/harness.rs" ] || die "no such bug: $bug (bugs/$bug/harness.rs)"
 done
 FLAVOURS=${FLAVOURS:-fuzzrun libfuzzer fixed aflpp440 aflpp440cmp}
 
@@ -109,14 +110,14 @@ cargo_build() {
     (
         export RUSTFLAGS="$rustflags" CC="$cc" "$cflags_var=$cflags"
         nice -n 10 "$CARGO" build --quiet --locked --release --target "$HOST" \
-            --manifest-path "$HERE/bugs/$bug/$variant/Cargo.toml" --target-dir "$tdir"
+            --manifest-path "$SETDIR/bugs/$bug/$variant/Cargo.toml" --target-dir "$tdir"
     ) >&2 || die "cargo build of bugs/$bug/$variant failed"
     echo "$tdir/$HOST/release"
 }
 
 # c_flags BUG: the C flags of BUG's instrumented builds.
 c_flags() {
-    if [ -f "$HERE/bugs/$1/asan" ]; then
+    if [ -f "$SETDIR/bugs/$1/asan" ]; then
         echo "$SANCOV_C -fsanitize=address"
     else
         echo "$SANCOV_C"
@@ -126,7 +127,7 @@ c_flags() {
 # link_libfuzzer BUG STATICLIB OUTPUT
 link_libfuzzer() {
     local sanitize=fuzzer
-    [ -f "$HERE/bugs/$1/asan" ] && sanitize=fuzzer,address
+    [ -f "$SETDIR/bugs/$1/asan" ] && sanitize=fuzzer,address
     mkdir -p "$(dirname "$3")"
     set -- "$2" "$3"
     "$CLANG" -fsanitize=$sanitize "$1" -o "$2.tmp.$$" "${RUST_LINK[@]}" ||
@@ -191,7 +192,7 @@ afl440_prefix() {
 # declare `links` (the -sys crates, which build C code), one a line.
 links_packages() {
     "$CARGO" metadata --quiet --locked --format-version 1 --filter-platform "$HOST" \
-        --manifest-path "$HERE/bugs/$1/$2/Cargo.toml" |
+        --manifest-path "$SETDIR/bugs/$1/$2/Cargo.toml" |
         python3 -c 'import json, sys
 for p in json.load(sys.stdin)["packages"]:
     if p.get("links"):
@@ -235,7 +236,7 @@ afl440_build() {
         rm -f "$dict"
         pkgs=$(links_packages "$bug" buggy)
         for pkg in $pkgs; do
-            "$CARGO" clean --quiet --release --target "$HOST" --manifest-path "$HERE/bugs/$bug/buggy/Cargo.toml" \
+            "$CARGO" clean --quiet --release --target "$HOST" --manifest-path "$SETDIR/bugs/$bug/buggy/Cargo.toml" \
                 --target-dir "$tdir" -p "$pkg" >&2 || die "cargo clean -p $pkg failed"
         done
     else
@@ -243,7 +244,7 @@ afl440_build() {
         rustflags=$("$HERE/../../examples/rustflags.sh" trace-pc-guard trace-compares)
     fi
     cflags="-g $C_NO_BUILTIN"
-    [ -f "$HERE/bugs/$bug/asan" ] && cflags="$cflags -fsanitize=address" san=(-fsanitize=address)
+    [ -f "$SETDIR/bugs/$bug/asan" ] && cflags="$cflags -fsanitize=address" san=(-fsanitize=address)
     rel=$(
         export "${envs[@]}"
         cargo_build "$bug" buggy "$rustflags" "$cflags" "$tdir" "$AFL440/bin/afl-clang-fast"

@@ -33,11 +33,12 @@ die() {
 [ $# -eq 3 ] || die "usage: bench/realbugs/check.sh OUT BUG INPUT"
 OUT=$1 BUG=$2 INPUT=$3
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/set.sh"
 [ -f "$INPUT" ] || die "no such input: $INPUT"
 for b in "$OUT/libfuzzer/$BUG" "$OUT/fixed/$BUG"; do
     [ -x "$b" ] || die "$b is not built (bench/realbugs/build.sh $OUT $BUG)"
 done
-line=$(awk -F'\t' -v b="$BUG" '$1 == b' "$HERE/bugs.tsv")
+line=$(awk -F'\t' -v b="$BUG" '$1 == b' "$SETDIR/bugs.tsv")
 [ -n "$line" ] || die "$BUG is not in bugs.tsv"
 IFS=$'\t' read -r _ kind site message _ <<<"$line"
 

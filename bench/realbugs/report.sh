@@ -14,12 +14,13 @@ set -euo pipefail
     exit 2
 }
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/set.sh"
 results=${2:-$1/results.tsv}
 [ -f "$results" ] || {
     echo "bench/realbugs/report.sh: no results in $results" >&2
     exit 2
 }
-python3 - "$HERE/bugs.tsv" "$results" <<'PY'
+python3 - "$SETDIR/bugs.tsv" "$results" <<'PY'
 import statistics, sys
 order = [l.split("\t")[0] for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 last = {}

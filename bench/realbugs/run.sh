@@ -31,13 +31,20 @@
 #   aflpp440-cmplog  the same with OUT/aflpp440cmp/BUG, its CmpLog build,
 #              as -c BIN (AFL++'s configuration in FuzzBench).
 # The saved input goes through check.sh. Prints one TSV line and appends it
-# to OUT/results.tsv:
-#   engine bug seed cap found time_s kind verdict input
+# to OUT/results.tsv, or to the file RESULTS names (a sitting's committed
+# table, bench/realbugs/results/*.tsv):
+#   engine bug seed cap found time_s kind verdict input started commit load0 load1
 # found is 1 when the engine saved an input within the cap (time_s is then
 # its time, else the cap); kind is the engine's word for it (crash,
 # timeout, oom; AFL++'s crash sig:NN or hang, ...), or how the engine
 # itself failed when it saved nothing (a miss); verdict is check.sh's
-# (documented, other, ...), "-" when nothing was found. The run's files stay in OUT/runs/ENGINE/BUG/SEED.
+# (documented, other, ...), "-" when nothing was found; started is the
+# run's start (UTC), commit the repository's commit checked out (+dirty when
+# files outside bench/ had changes; fuzz-run's binaries are built from it unless
+# FUZZ_BIN says otherwise, which the column then names), load0 and load1
+# the 1-minute load average before and after the run. The run's files stay
+# in OUT/runs/ENGINE/BUG/SEED. SET=heldout runs a held-out bug
+# (heldout/bugs.tsv).
 set -euo pipefail
 
 die() {
@@ -49,10 +56,23 @@ OUT=$(cd "$1" && pwd) || die "no such directory: $1"
 ENGINE=$2 BUG=$3 SEED=$4
 CAP=${CAP:-300}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/set.sh"
 ROOT=$(cd "$HERE/../.." && pwd)
 [[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be a number"
 [[ "$CAP" =~ ^[0-9]+$ ]] || die "CAP must be a number of seconds"
-grep -q "^$BUG	" "$HERE/bugs.tsv" || die "$BUG is not in bugs.tsv"
+grep -q "^$BUG	" "$SETDIR/bugs.tsv" || die "$BUG is not in bugs.tsv"
+
+RESULTS=${RESULTS:-$OUT/results.tsv}
+COLUMNS_TSV='engine\tbug\tseed\tcap\tfound\ttime_s\tkind\tverdict\tinput\tstarted\tcommit\tload0\tload1'
+if [ -s "$RESULTS" ] && [ "$(head -n1 "$RESULTS")" != "$(printf "$COLUMNS_TSV")" ]; then
+    die "$RESULTS has other columns than this script writes (an older table: move it away)"
+fi
+# +dirty: a file outside bench/ (the engine's sources) differs from the
+# commit; bench/ itself changes as a sitting goes (its results tables).
+commit=$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- . ':!bench' || echo +dirty)
+[ -z "${FUZZ_BIN:-}" ] || commit="$commit, FUZZ_BIN=${FUZZ_BIN#"$ROOT"/}"
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+load0=$(cut -d' ' -f1 /proc/loadavg)
 
 dir="$OUT/runs/$ENGINE/$BUG/$SEED"
 rm -rf "$dir"
@@ -210,8 +230,14 @@ if [ "$found" = 1 ]; then
     verdict=$(CHECK_LOG="$dir/check" "$HERE/check.sh" "$OUT" "$BUG" "$input" || true)
     [ -n "$verdict" ] || verdict=error
 fi
-row=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$ENGINE" "$BUG" "$SEED" "$CAP" "$found" "$time_s" "$kind" "$verdict" "$input")
-[ -f "$OUT/results.tsv" ] ||
-    printf 'engine\tbug\tseed\tcap\tfound\ttime_s\tkind\tverdict\tinput\n' >"$OUT/results.tsv"
-echo "$row" >>"$OUT/results.tsv"
+load1=$(cut -d' ' -f1 /proc/loadavg)
+# The input's path is relative to OUT (a path of this machine is no record).
+row=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$ENGINE" "$BUG" "$SEED" "$CAP" "$found" \
+    "$time_s" "$kind" "$verdict" "${input#"$OUT"/}" "$started" "$commit" "$load0" "$load1")
+# Under a lock on the table: runs of a sitting may end together.
+{
+    flock 9
+    [ -s "$RESULTS" ] || printf "$COLUMNS_TSV\n" >&9
+    echo "$row" >&9
+} 9>>"$RESULTS"
 echo "$row"
