@@ -10,6 +10,22 @@
 #                            # resumable: finished runs are skipped
 #   TARGETS="zlib sqlite" ENGINES="fuzz-run libfuzzer" bench/suite.sh quick
 #
+# The terms every engine runs on (the same for all):
+#   - 10 s per input: fuzz-run's -timeout (its default), libFuzzer's
+#     -timeout=10, AFL++'s -t 10000, go test -fuzz's own 10 s;
+#   - a run ends at its first finding (a crash, a hang past those 10 s, out
+#     of memory): fuzz-run and go test as they do by default, libFuzzer as
+#     it does, AFL++ by AFL_BENCH_UNTIL_CRASH=1 and, for a hang, by this
+#     script (SIGINT when its first hang is saved);
+#   - a run that so ended before 90 % of its time is rerun, up to STOP_RERUNS
+#     times (default 2), the same way for every engine; its row says how
+#     many times it stopped and when. The row counts the last attempt (so a
+#     run stopped every time counts with the corpus it had when it stopped).
+#   Before 2026-11-29 the terms differed: fuzz-run ran with -keepfuzzing
+#   (on past a finding), libFuzzer with its default -timeout of 1200 s and
+#   AFL++ without -t (bench/README.md says which tables).
+#   The time-to-bug target cmp is never rerun: its finding is the measure.
+#
 # Targets (harnesses are ours, in bench/suite/harness/):
 #   zlib        inflate into a fixed buffer (zlib C sources of libz-sys)
 #   sqlite      in-memory database, the input exec'd as SQL with limits
@@ -21,8 +37,7 @@
 #   cmp         the planted bug of examples/cmp/cmp.c (a 10-byte memcmp):
 #               time to the bug; each engine stops at it
 # Engines:
-#   fuzz-run                 ours, defaults, -parallel 1, -keepfuzzing (not
-#                            on cmp): a finding does not end a coverage run
+#   fuzz-run                 ours, defaults, -parallel 1
 #   fuzz-run-no-cmp          -use_cmp=0 (no comparison feedback)
 #   fuzz-run-no-entropic     -entropic=0 (Go's round robin)
 #   fuzz-run-no-cross-over   -cross_over=0 (no splicing)
@@ -91,9 +106,13 @@
 #                      (full mode keeps them in the committed files
 #                      bench/suite/campaign/{runs,timeline}.tsv: commit them
 #                      as a campaign goes, and it resumes from any clone)
-#   RECORD=1           quick mode: also append the table to bench/RESULTS.md
-#                      and copy the plots to bench/suite/plots/; full mode:
-#                      append even when this invocation ran nothing
+#   STOP_RERUNS        reruns of a run that ended early at a finding (2)
+#   RECORD=1           quick mode: also append the table to bench/RESULTS.md,
+#                      copy the plots to bench/suite/plots/ and the sitting's
+#                      runs.tsv and timeline.tsv to bench/suite/sittings/
+#                      (DATE-MODE-SECSs/, committed: the raw data of what
+#                      RESULTS.md says); full mode: append even when this
+#                      invocation ran nothing
 #
 # Everything built and every run's logs, corpus samples and results are
 # under bench/out/suite/ (git-ignored). Installs clang-19,
@@ -126,6 +145,8 @@ interval="${INTERVAL:-$def_interval}"
 jobs="${JOBS:-2}"
 max_len="${MAX_LEN:-4096}"
 pin="${PIN:-1}"
+stop_reruns="${STOP_RERUNS:-2}"
+[[ "$stop_reruns" =~ ^[0-9]+$ ]] || die "STOP_RERUNS must be a number, not '$stop_reruns'"
 for v in secs runs interval jobs max_len; do
     [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "${v^^} must be a positive number, not '${!v}'"
 done
@@ -643,7 +664,7 @@ snapshot() {
     case "$e" in
     fuzz-run-sync2) from="$d/sync/$t" ;;  # the union the pair published
     fuzz-run*) from="$d/cache" depth=3 ;; # cache/<library id>/<target>/
-    go) from="$go_cache" ;;                 # set by run_one
+    go) from="$go_cache" ;;                 # set by attempt
     libfuzzer) from="$d/corpus" ;;
     aflpp*) from="$d/afl/default/queue" ;;
     esac
@@ -681,10 +702,43 @@ cg_done() { # dir -> CPU seconds used in it (nothing without one); removes it
     rmdir "$1" 2>/dev/null || true
 }
 
-# run_one TARGET ENGINE RUN CPU: one run, its samples replayed, its result
-# line written to DIR/result.tsv; a run that could not start fails.
+# stop_at_hang ENGINE RUNDIR PID: ends an AFL++ run at its first saved hang,
+# as the other engines end at theirs (AFL_BENCH_UNTIL_CRASH covers crashes
+# only). SIGINT to timeout(1), which passes it to afl-fuzz's process group;
+# afl-fuzz then writes its stats and exits. Once per run.
+stop_at_hang() {
+    case "$1" in aflpp*) ;; *) return 0 ;; esac
+    [ ! -e "$2/hang-stop" ] || return 0
+    compgen -G "$2/afl/default/hangs/id:*" >/dev/null || return 0
+    touch "$2/hang-stop"
+    pkill -INT -P "$3" 2>/dev/null || true
+}
+
+# run_one TARGET ENGINE RUN CPU: one run (attempt), rerun up to STOP_RERUNS
+# times while it ends early at a finding (not on cmp, whose finding is the
+# measure); the stopped attempts' directories are kept beside it (RUN.stopK).
 run_one() {
-    local t="$1" e="$2" r="$3" cpu="$4" d rc=0 t0 cmd=() envs=() load0 load1 started wd go_cache="" lib
+    local t="$1" e="$2" r="$3" cpu="$4" k stops="" stopped_at
+    for ((k = 1; ; k++)); do
+        stopped_at=""
+        # Not "attempt || ...": that would turn off set -e inside it.
+        attempt "$t" "$e" "$r" "$cpu" "$stops" "$((k <= stop_reruns))"
+        [ -n "$stopped_at" ] || return 0
+        stops="${stops:+$stops, }$stopped_at s"
+        rm -rf "$mode_dir/runs/${secs}s/$t/$e/$r.stop$k"
+        mv "$mode_dir/runs/${secs}s/$t/$e/$r" "$mode_dir/runs/${secs}s/$t/$e/$r.stop$k"
+        note "$t/$e/$r ended at a finding at $stopped_at s; run again ($k of $stop_reruns)"
+    done
+}
+
+# attempt TARGET ENGINE RUN CPU STOPS MAY_RERUN: one run, its samples
+# replayed, its result line appended to the store's runs.tsv; a run that
+# could not start fails. With MAY_RERUN=1, a run that ended early at a
+# finding writes no line and sets stopped_at (its wall seconds) instead;
+# STOPS lists when the earlier attempts stopped, for the line's note.
+attempt() {
+    local t="$1" e="$2" r="$3" cpu="$4" stops="$5" may_rerun="$6"
+    local d rc=0 t0 cmd=() envs=() load0 load1 started wd go_cache="" lib
     d="$mode_dir/runs/${secs}s/$t/$e/$r"
     rm -rf "$d"
     mkdir -p "$d/snap"
@@ -699,11 +753,8 @@ run_one() {
         [ "$e" != fuzz-run-parallel2 ] || par=2
         cmd=("$bin/fuzz-run" -fuzz "^$t\$" -fuzztime "${secs}s" -parallel "$par" -max_len "$max_len"
             -testdata "$d/testdata" -fuzzcachedir "$d/cache" -json)
-        # Like go test, fuzz-run stops at its first finding; a coverage run
-        # goes on past it (a hang costs the -timeout, 10 s), as AFL++ does
-        # and as libFuzzer does past slow inputs (its -timeout is 1200 s).
-        # The cmp target measures the time to its bug: every engine stops.
-        [ "$t" = cmp ] || cmd+=(-keepfuzzing)
+        # Its defaults are the suite's terms: -timeout 10s, and the run
+        # ends at its first finding.
         lib="$build/$t/fr/lib$t.so"
         case "$e" in
         fuzz-run-no-cmp) cmd+=(-use_cmp=0) ;;
@@ -727,18 +778,20 @@ run_one() {
         ;;
     libfuzzer)
         mkdir -p "$d/corpus"
-        cmd=("$build/$t/lf/$t" -max_total_time="$secs" -max_len="$max_len" -print_final_stats=1
-            -artifact_prefix="$d/" "$d/corpus" "$seeds/$t")
+        cmd=("$build/$t/lf/$t" -max_total_time="$secs" -max_len="$max_len" -timeout=10
+            -print_final_stats=1 -artifact_prefix="$d/" "$d/corpus" "$seeds/$t")
         ;;
     aflpp*)
-        envs=(AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1)
-        [ "$t" != cmp ] || envs+=(AFL_BENCH_UNTIL_CRASH=1)
+        # The suite's terms: 10 s per input (-t, in ms), and the run ends
+        # at its first crash (here) or hang (stop_at_hang).
+        envs=(AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1
+            AFL_BENCH_UNTIL_CRASH=1)
         case "$e" in
         aflpp440*)
             # 4.40c: the plain build fuzzed, with its automatic dictionary
             # (C targets) and, for CmpLog, the CmpLog build beside it (-c
             # BIN, as AFL++ recommends: it works in 4.40c).
-            cmd=("$AFL440/bin/afl-fuzz" -V "$secs" -G "$max_len" -i "$seeds/$t" -o "$d/afl")
+            cmd=("$AFL440/bin/afl-fuzz" -V "$secs" -t 10000 -G "$max_len" -i "$seeds/$t" -o "$d/afl")
             [ ! -s "$build/$t/afl440/$t.dict" ] || cmd+=(-x "$build/$t/afl440/$t.dict")
             [ "$e" != aflpp440-cmplog ] || cmd+=(-c "$build/$t/afl440cmp/$t")
             cmd+=(-- "$build/$t/afl440/$t")
@@ -747,9 +800,9 @@ run_one() {
             # CmpLog: the CmpLog build is both binaries (-c 0). With a
             # separate plain binary (-c BIN) Debian's 4.04c solved no
             # comparison here.
-            cmd=(afl-fuzz -V "$secs" -G "$max_len" -i "$seeds/$t" -o "$d/afl" -c 0 -- "$build/$t/aflcmp/$t")
+            cmd=(afl-fuzz -V "$secs" -t 10000 -G "$max_len" -i "$seeds/$t" -o "$d/afl" -c 0 -- "$build/$t/aflcmp/$t")
             ;;
-        *) cmd=(afl-fuzz -V "$secs" -G "$max_len" -i "$seeds/$t" -o "$d/afl" -- "$build/$t/afl/$t") ;;
+        *) cmd=(afl-fuzz -V "$secs" -t 10000 -G "$max_len" -i "$seeds/$t" -o "$d/afl" -- "$build/$t/afl/$t") ;;
         esac
         ;;
     go)
@@ -786,10 +839,15 @@ run_one() {
         sample_t=$((k * interval))
         while [ $(($(now_us) - t0)) -lt $((sample_t * 1000000)) ]; do
             kill -0 "$pid" 2>/dev/null || break 2
+            stop_at_hang "$e" "$d" "$pid"
             sleep 0.2
         done
         kill -0 "$pid" 2>/dev/null || break
         snapshot "$e" "$d" "$d/snap/$sample_t"
+    done
+    while kill -0 "$pid" 2>/dev/null; do
+        stop_at_hang "$e" "$d" "$pid"
+        sleep 0.2
     done
     wait "$pid" || rc=$?
     snapshot "$e" "$d" "$d/snap/$secs"
@@ -878,8 +936,13 @@ run_one() {
         bug="-"
     fi
     if [ "$t" != cmp ] && awk -v w="$wall" -v s="$secs" 'BEGIN { exit !(w < 0.9 * s) }'; then
+        if [ "$may_rerun" = 1 ]; then
+            stopped_at="${wall%.*}"
+            return 0
+        fi
         why="${why:+$why, }stopped at ${wall%.*} s"
     fi
+    [ -z "$stops" ] || why="${why:+$why, }rerun after stops at $stops"
 
     # Replay every sample through the meter; fuzz-run's and Go's are v1 files.
     local s raw edges final_edges="" timeline="$d/timeline.tsv"
@@ -1026,6 +1089,7 @@ header="$(
     echo "- fuzz-run built from $(awk -F'\t' 'NR > 1 { print $17 }' "$results" | sort -u | paste -sd';' |
         sed 's/;/; /g'); $toolchain"
     echo "- targets: $versions"
+    echo "- terms: 10 s per input for every engine; a run ends at its first finding, and one that so ended before 90 % of its time was rerun (up to $stop_reruns times; notes say when it stopped)"
     [ -z "$dropped" ] || echo "- not run (the fuzz-run built has no such flag): ${dropped% }"
 )"
 summary="$mode_dir/summary.md"
@@ -1054,7 +1118,13 @@ if [ "$record" = 1 ]; then
     if [ "$mode" = quick ]; then
         mkdir -p "$suite/plots"
         cp "$plots"/*.svg "$suite/plots/"
-        note "appended to bench/RESULTS.md; plots copied to bench/suite/plots/"
+        # The raw rows of the table just appended (full mode's are in the
+        # store, committed as the campaign goes).
+        sitting="$suite/sittings/$(date -u +%Y-%m-%dT%H%MZ)-quick-${secs}s"
+        mkdir -p "$sitting"
+        cp "$results" "$sitting/runs.tsv"
+        cp "$timeline" "$sitting/timeline.tsv"
+        note "appended to bench/RESULTS.md; plots copied to bench/suite/plots/; runs to ${sitting#"$root"/}/ (commit them)"
     else
         mkdir -p "$store/plots"
         cp "$plots"/*.svg "$store/plots/"
