@@ -6,11 +6,14 @@
 #
 # OUT is build.sh's output directory. ENGINE is fuzz-run, libfuzzer,
 # aflpp440 or aflpp440-cmplog. CAP (seconds, default 300) caps the run; every engine has a
-# 10 s per-input limit, so a hang counts when the engine saves it, and a
-# 2 GiB limit on its resident memory:
+# 10 s per-input limit, so a hang counts when the engine saves it, a
+# 2 GiB limit on its resident memory, and one limit on the inputs it makes,
+# MAX_LEN bytes (default 4096: libFuzzer's own default from an empty corpus
+# and fuzz-run's; AFL++ would otherwise grow inputs up to 1 MB):
 #   fuzz-run   -fuzz '^BUG$' -timeout 10s -fuzztime CAPs -parallel 1
-#              -seed SEED -fuzzminimizetime 0s (no minimization: the input
-#              is saved as found, as libFuzzer saves it), a fresh cache and
+#              -max_len MAX_LEN -seed SEED -fuzzminimizetime 0s (no
+#              minimization: the input is saved as found, as libFuzzer
+#              saves it), a fresh cache and
 #              testdata directory; the time is the crasher file's mtime
 #              from the process's start (as AFL++'s below: when it was
 #              saved; the failure event of -json comes after the check
@@ -18,11 +21,11 @@
 #              directory), else the repository's target/release (cargo
 #              build --release). Its -rss_limit_mb default is 2048.
 #   libfuzzer  OUT/libfuzzer/BUG -timeout=10 -max_total_time=CAP -seed=SEED
-#              on an empty corpus directory (it exits on its first crash,
+#              -max_len=MAX_LEN on an empty corpus directory (it exits on its first crash,
 #              timeout or OOM); the time is its artifact's mtime from the
 #              process's start, as for the others. -rss_limit_mb=2048.
-#   aflpp440   OUT/aflpp440/afl-fuzz -V CAP -t 10000 -m none -s SEED -i in
-#              -o out [-x OUT/aflpp440/BUG.dict] -- OUT/aflpp440/BUG, in
+#   aflpp440   OUT/aflpp440/afl-fuzz -V CAP -t 10000 -G MAX_LEN -m none -s SEED
+#              -i in -o out [-x OUT/aflpp440/BUG.dict] -- OUT/aflpp440/BUG, in
 #              the one-byte corpus `echo >in/seed` writes (AFL++ needs an
 #              input and skips empty ones); the 2 GiB limit is the build's
 #              (rss_limit.c), not -m. AFL_BENCH_UNTIL_CRASH=1, and the run
@@ -33,7 +36,7 @@
 # The saved input goes through check.sh. Prints one TSV line and appends it
 # to OUT/results.tsv, or to the file RESULTS names (a sitting's committed
 # table, bench/realbugs/results/*.tsv):
-#   engine bug seed cap found time_s kind verdict input started commit load0 load1
+#   engine bug seed cap found time_s kind verdict input started commit load0 load1 max_len
 # found is 1 when the engine saved an input within the cap (time_s is then
 # its time, else the cap); kind is the engine's word for it (crash,
 # timeout, oom; AFL++'s crash sig:NN or hang, ...), or how the engine
@@ -42,7 +45,8 @@
 # run's start (UTC), commit the repository's commit checked out (+dirty when
 # files outside bench/ had changes; fuzz-run's binaries are built from it unless
 # FUZZ_BIN says otherwise, which the column then names), load0 and load1
-# the 1-minute load average before and after the run. The run's files stay
+# the 1-minute load average before and after the run, max_len the input
+# limit every engine had. The run's files stay
 # in OUT/runs/ENGINE/BUG/SEED. SET=heldout runs a held-out bug
 # (heldout/bugs.tsv).
 set -euo pipefail
@@ -55,15 +59,17 @@ die() {
 OUT=$(cd "$1" && pwd) || die "no such directory: $1"
 ENGINE=$2 BUG=$3 SEED=$4
 CAP=${CAP:-300}
+MAX_LEN=${MAX_LEN:-4096}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/set.sh"
 ROOT=$(cd "$HERE/../.." && pwd)
 [[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be a number"
 [[ "$CAP" =~ ^[0-9]+$ ]] || die "CAP must be a number of seconds"
+[[ "$MAX_LEN" =~ ^[1-9][0-9]*$ ]] || die "MAX_LEN must be a positive number of bytes"
 grep -q "^$BUG	" "$SETDIR/bugs.tsv" || die "$BUG is not in bugs.tsv"
 
 RESULTS=${RESULTS:-$OUT/results.tsv}
-COLUMNS_TSV='engine\tbug\tseed\tcap\tfound\ttime_s\tkind\tverdict\tinput\tstarted\tcommit\tload0\tload1'
+COLUMNS_TSV='engine\tbug\tseed\tcap\tfound\ttime_s\tkind\tverdict\tinput\tstarted\tcommit\tload0\tload1\tmax_len'
 if [ -s "$RESULTS" ] && [ "$(head -n1 "$RESULTS")" != "$(printf "$COLUMNS_TSV")" ]; then
     die "$RESULTS has other columns than this script writes (an older table: move it away)"
 fi
@@ -88,7 +94,7 @@ engine_fuzz_run() {
     (
         cd "$dir"
         timeout $((CAP + 120)) "$bin/fuzz-run" -fuzz "^$BUG\$" -timeout 10s -fuzztime "${CAP}s" \
-            -parallel 1 -seed "$SEED" -fuzzminimizetime 0s -fuzzcachedir cache -testdata testdata \
+            -parallel 1 -max_len "$MAX_LEN" -seed "$SEED" -fuzzminimizetime 0s -fuzzcachedir cache -testdata testdata \
             -json "$lib" >events.jsonl 2>stderr.log
     ) || rc=$?
     # The first failure event: the crasher written (its mtime from the
@@ -128,7 +134,7 @@ engine_libfuzzer() {
     start=$(date +%s.%N)
     (
         cd "$dir"
-        timeout $((CAP + 120)) "$bin" -timeout=10 -max_total_time="$CAP" -seed="$SEED" \
+        timeout $((CAP + 120)) "$bin" -timeout=10 -max_total_time="$CAP" -max_len="$MAX_LEN" -seed="$SEED" \
             -rss_limit_mb=2048 -artifact_prefix=artifacts/ corpus >log 2>&1
     ) || rc=$?
     art=$(find "$dir/artifacts" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | head -n1)
@@ -160,7 +166,7 @@ engine_aflpp440() {
     # newline that `echo >in/seed` writes (no bug's input).
     mkdir -p "$dir/in"
     echo >"$dir/in/seed"
-    args=(-V "$CAP" -t 10000 -m none -s "$SEED" -i in -o out)
+    args=(-V "$CAP" -t 10000 -G "$MAX_LEN" -m none -s "$SEED" -i in -o out)
     [ ! -s "$OUT/aflpp440/$BUG.dict" ] || args+=(-x "$OUT/aflpp440/$BUG.dict")
     [ -z "${1:-}" ] || args+=(-c "$OUT/aflpp440cmp/$BUG")
     start=$(date +%s.%N)
@@ -232,8 +238,8 @@ if [ "$found" = 1 ]; then
 fi
 load1=$(cut -d' ' -f1 /proc/loadavg)
 # The input's path is relative to OUT (a path of this machine is no record).
-row=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$ENGINE" "$BUG" "$SEED" "$CAP" "$found" \
-    "$time_s" "$kind" "$verdict" "${input#"$OUT"/}" "$started" "$commit" "$load0" "$load1")
+row=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$ENGINE" "$BUG" "$SEED" "$CAP" "$found" \
+    "$time_s" "$kind" "$verdict" "${input#"$OUT"/}" "$started" "$commit" "$load0" "$load1" "$MAX_LEN")
 # Under a lock on the table: runs of a sitting may end together.
 {
     flock 9

@@ -11,7 +11,7 @@
 # Environment: SET (empty or heldout, as build.sh), CAP (300), SEEDS
 # ("1 2 3"), ENGINES ("fuzz-run libfuzzer aflpp440 aflpp440-cmplog"),
 # JOBS (runs at once, default 1: one core each; 2 on this machine's two
-# cores), FUZZ_BIN (as run.sh). Then report.sh OUT RESULTS.tsv prints the
+# cores), MAX_LEN and FUZZ_BIN (as run.sh). Then report.sh OUT RESULTS.tsv prints the
 # table.
 set -euo pipefail
 die() {
@@ -50,5 +50,6 @@ done
 echo "bench/realbugs/sitting.sh: ${#jobs[@]} run(s) of at most $CAP s to do, $JOBS at once" >&2
 [ "${#jobs[@]}" -gt 0 ] || exit 0
 export OUT RESULTS CAP HERE
+[ -z "${MAX_LEN:-}" ] || export MAX_LEN
 printf '%s\n' "${jobs[@]}" |
     xargs -P "$JOBS" -L 1 bash -c '"$HERE/run.sh" "$OUT" "$@" >/dev/null' _
