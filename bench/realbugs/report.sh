@@ -7,7 +7,10 @@
 #
 # Reads OUT/results.tsv (or the file given); when a (engine, bug, seed) was
 # run more than once, the last row counts. Prints a Markdown table, bugs in
-# bugs.tsv's order, engines in the order they first appear.
+# bugs.tsv's order, engines in the order they first appear, after a line
+# that says where it comes from: the rows' first and last start, their
+# commits, caps, input limits and the range of their load averages (for
+# tables with those columns, 2026-11-29 on).
 set -euo pipefail
 [ $# -ge 1 ] && [ $# -le 2 ] || {
     echo "usage: bench/realbugs/report.sh OUT [RESULTS.tsv]" >&2
@@ -25,15 +28,26 @@ import statistics, sys
 order = [l.split("\t")[0] for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 last = {}
 engines = []
+started, commits, caps, lens, loads = [], set(), set(), set(), []
 for line in open(sys.argv[2]):
     f = line.rstrip("\n").split("\t")
     if len(f) < 9 or f[0] == "engine":
         continue
     engine, bug, seed, cap, found, time_s, _kind, verdict, _input = f[:9]
+    caps.add(cap)
+    if len(f) >= 13:
+        started.append(f[9])
+        commits.add(f[10])
+        loads += [float(x) for x in f[11:13] if x.replace(".", "", 1).isdigit()]
+    lens.add(f[13] if len(f) >= 14 else "not recorded")
     if engine not in engines:
         engines.append(engine)
     hit = found == "1" and verdict == "documented"
     last[(engine, bug, seed)] = (hit, float(time_s) if hit else float(cap))
+if started:
+    print("Runs started %s to %s; commit %s; cap %s s; input limit %s bytes; load %.2f to %.2f.\n" % (
+        min(started), max(started), ", ".join(sorted(commits)), ", ".join(sorted(caps)),
+        ", ".join(sorted(lens)), min(loads), max(loads)))
 print("| bug | " + " | ".join(engines) + " |")
 print("|---|" + "---:|" * len(engines))
 for bug in order + sorted({b for (_, b, _) in last} - set(order)):
