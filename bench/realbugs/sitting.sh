@@ -11,8 +11,8 @@
 # Environment: SET (empty or heldout, as build.sh), CAP (300), SEEDS
 # ("1 2 3"), ENGINES ("fuzz-run libfuzzer aflpp440 aflpp440-cmplog"),
 # JOBS (runs at once, default 1: one core each; 2 on this machine's two
-# cores), MAX_LEN and FUZZ_BIN (as run.sh). Then report.sh OUT RESULTS.tsv prints the
-# table.
+# cores), MAX_LEN and FUZZ_BIN (as run.sh). Then report.sh OUT RESULTS.tsv
+# prints the table.
 set -euo pipefail
 die() {
     echo "bench/realbugs/sitting.sh: $*" >&2
