@@ -35,12 +35,14 @@ fi
 mkdir -p "$(dirname "$RESULTS")"
 RESULTS=$(cd "$(dirname "$RESULTS")" && pwd)/$(basename "$RESULTS")
 
+# a run is done when the table has its row with the same cap and input limit
+max_len=${MAX_LEN:-4096}
 jobs=()
 for seed in $SEEDS; do
     for bug in "${bugs[@]}"; do
         for engine in $ENGINES; do
-            if [ -f "$RESULTS" ] && awk -F'\t' -v e="$engine" -v b="$bug" -v s="$seed" -v c="$CAP" \
-                '$1 == e && $2 == b && $3 == s && $4 == c { f = 1 } END { exit !f }' "$RESULTS"; then
+            if [ -f "$RESULTS" ] && awk -F'\t' -v e="$engine" -v b="$bug" -v s="$seed" -v c="$CAP" -v m="$max_len" \
+                '$1 == e && $2 == b && $3 == s && $4 == c && $14 == m { f = 1 } END { exit !f }' "$RESULTS"; then
                 continue
             fi
             jobs+=("$engine $bug $seed")
