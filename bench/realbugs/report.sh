@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real-bug table from run.sh's results: per bug and engine, how many
 # runs found the documented bug and the median time, a miss counting as
-# the cap (an input the checker did not call documented is a miss too).
+# the cap (an input the checker did not call documented is a miss too, and
+# so is one saved after the cap: an engine's last input may run past it).
 #
 #   bench/realbugs/report.sh OUT [RESULTS.tsv]
 #
@@ -42,7 +43,8 @@ for line in open(sys.argv[2]):
     lens.add(f[13] if len(f) >= 14 else "not recorded")
     if engine not in engines:
         engines.append(engine)
-    hit = found == "1" and verdict == "documented"
+    # a find saved after the cap (a 10 s hang begun before it) is a miss
+    hit = found == "1" and verdict == "documented" and float(time_s) <= float(cap)
     last[(engine, bug, seed)] = (hit, float(time_s) if hit else float(cap))
 if started:
     print("Runs started %s to %s; commit %s; cap %s s; input limit %s bytes; load %.2f to %.2f.\n" % (
