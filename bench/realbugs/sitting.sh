@@ -35,13 +35,14 @@ fi
 mkdir -p "$(dirname "$RESULTS")"
 RESULTS=$(cd "$(dirname "$RESULTS")" && pwd)/$(basename "$RESULTS")
 
-# a run is done when the table has its row with the same cap and input limit
-max_len=${MAX_LEN:-4096}
+# One input limit for the runs and for the test of which are done: a run is
+# done when the table has its row with the same cap and limit.
+MAX_LEN=${MAX_LEN:-4096}
 jobs=()
 for seed in $SEEDS; do
     for bug in "${bugs[@]}"; do
         for engine in $ENGINES; do
-            if [ -f "$RESULTS" ] && awk -F'\t' -v e="$engine" -v b="$bug" -v s="$seed" -v c="$CAP" -v m="$max_len" \
+            if [ -f "$RESULTS" ] && awk -F'\t' -v e="$engine" -v b="$bug" -v s="$seed" -v c="$CAP" -v m="$MAX_LEN" \
                 '$1 == e && $2 == b && $3 == s && $4 == c && $14 == m { f = 1 } END { exit !f }' "$RESULTS"; then
                 continue
             fi
@@ -51,7 +52,6 @@ for seed in $SEEDS; do
 done
 echo "bench/realbugs/sitting.sh: ${#jobs[@]} run(s) of at most $CAP s to do, $JOBS at once" >&2
 [ "${#jobs[@]}" -gt 0 ] || exit 0
-export OUT RESULTS CAP HERE
-[ -z "${MAX_LEN:-}" ] || export MAX_LEN
+export OUT RESULTS CAP HERE MAX_LEN
 printf '%s\n' "${jobs[@]}" |
     xargs -P "$JOBS" -L 1 bash -c '"$HERE/run.sh" "$OUT" "$@" >/dev/null' _
