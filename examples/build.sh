@@ -78,6 +78,16 @@ rust_example rust-bytes rust_bytes
 rust_example cmp/rust rust_cmp
 rust_example custom/rust rust_custom
 
+# rust-typed once more with panic = "abort", as cargo-fuzz and most Rust
+# harnesses build: a panic ends the process (SIGABRT) instead of returning
+# a failure. Its own target directory: other RUSTFLAGS would rebuild the
+# others' dependencies.
+RUSTFLAGS="$RUSTFLAGS -Cpanic=abort" "$CARGO" build --quiet --release --target "$HOST" \
+    --manifest-path "$HERE/rust-typed/Cargo.toml" --target-dir "$OUT/cargo-abort" ||
+    die "cargo build of examples/rust-typed with -Cpanic=abort failed"
+cp "$OUT/cargo-abort/$HOST/release/librust_typed.so" "$OUT/librust_typed_abort.so.tmp.$$"
+mv "$OUT/librust_typed_abort.so.tmp.$$" "$OUT/librust_typed_abort.so"
+
 # ------------------------------------------------------------------- C
 CFLAGS_COMMON=(-g -O1 -fPIC -shared -Wall -Wextra -I"$INCLUDE")
 # shellcheck disable=SC2054 # commas inside one flag

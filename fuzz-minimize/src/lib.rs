@@ -106,7 +106,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
     let before = fuzz_core::search::minimize::size(&values);
     let after = fuzz_core::search::minimize::size(&best_values);
     eprintln!(
-        "{TOOL}: {before} -> {after} bytes{} in {:.1}s{}",
+        "{TOOL}: {before} -> {after} bytes{} in {:.2}s{}",
         execs
             .map(|n| format!(", {n} executions"))
             .unwrap_or_default(),

@@ -145,9 +145,28 @@ fn planted_segv_shrinks_to_its_five_bytes_gcc_on_stdout() {
 
 #[test]
 fn typed_rust_failure_shrinks_every_argument() {
+    record_shrinks_every_argument("librust_typed.so", "panic at src/lib.rs:", &[]);
+}
+
+/// The same panic under `panic = "abort"`, which ends the process: each
+/// candidate runs in a forked child, and the site is still the panic's
+/// location with `RUST_BACKTRACE=1` (which the children are not asked to
+/// honour: a backtrace is symbolized afresh in each, many times the run).
+#[test]
+fn rust_panic_under_abort_shrinks_every_argument_with_rust_backtrace_set() {
+    record_shrinks_every_argument(
+        "librust_typed_abort.so",
+        " at src/lib.rs:",
+        &[("RUST_BACKTRACE", "1")],
+    );
+}
+
+/// FuzzRecord's known failure padded out, minimized with and without
+/// `-same` in `env`: `site` is in the line that says how it fails.
+fn record_shrinks_every_argument(lib: &str, site: &str, env: &[(&str, &str)]) {
     let dir = tempdir();
     let d = dir.path();
-    let lib = example_lib("librust_typed.so");
+    let lib = example_lib(lib);
     // The known input ("ab", 3, "!") padded out: a 2002-byte name, count 5,
     // a 3001-byte payload.
     let mut rng = Rng(2);
@@ -172,13 +191,15 @@ fn typed_rust_failure_shrinks_every_argument() {
         if same {
             args.push("-same");
         }
-        let r = minimize(d, &args).expect(0);
-        assert!(
-            r.stderr
-                .contains("fuzz-minimize: record.v1 fails: panic at src/lib.rs:"),
-            "{}",
-            r.stderr
-        );
+        let mut c = cmd(d, TOOL, &args);
+        c.envs(env.iter().copied());
+        let r = run_command(c).expect(0);
+        let fails = r
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("fuzz-minimize: record.v1 fails: "))
+            .unwrap_or_else(|| panic!("no line saying how record.v1 fails:\n{}", r.stderr));
+        assert!(fails.contains(site), "want {site:?} in {fails:?}");
         // v1 in, v1 out, in canonical form.
         let bytes = std::fs::read(d.join(out)).unwrap();
         let values = decode(&bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
