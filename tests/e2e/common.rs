@@ -245,9 +245,10 @@ impl Rng {
 }
 
 /// Every library `examples/build.sh` builds (with clang-19 present).
-pub const EXAMPLE_LIBRARIES: [&str; 28] = [
+pub const EXAMPLE_LIBRARIES: [&str; 29] = [
     "librust_typed.so",
     "librust_typed_fixed.so",
+    "librust_typed_abort.so",
     "librust_bytes.so",
     "librust_bytes_fixed.so",
     "librust_cmp.so",
