@@ -3,9 +3,10 @@
 # under panic = "abort" (bench/realbugs' fuzz-run builds), with
 # RUST_BACKTRACE=1, one core, each seed run twice per build: with the
 # default -fuzzminimizetime (the crasher minimized before it is reported)
-# and with -fuzzminimizetime 0s (reported as found). The same seed finds
-# the same input at about the same time both ways, so the difference is
-# what minimizing costs the user.
+# and with -fuzzminimizetime 0s (reported as found). The two ways do not
+# find at the same moment (the default minimizes new corpus entries too,
+# which changes the search); one way and one seed on two builds mostly do,
+# so compare builds seed by seed, within a way.
 #
 #   BINS="before=/tmp/old/release after=target/release" \
 #       bench/minimize-crash/report-time.sh bench/out/realbugs
