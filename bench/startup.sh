@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The first execution: how long fuzz-run and libFuzzer take from their
+# start to a run of one execution on an empty corpus, on bench/realbugs'
+# builds of the sub-second bugs (their fuzz-run and libFuzzer flavours).
+# fuzz-run: `-fuzztime 1x -parallel 1 -json`, its wall time and its own
+# `baseline` (the worker up, the empty corpus run) and `end` (the one
+# execution done) events; libFuzzer: `-runs=1`, its wall time. Both exit
+# right after, so the wall time is start-up, one execution and shut-down.
+#
+#   bench/startup.sh bench/out/realbugs
+#
+# RUNS (5) runs each, one at a time; FUZZ_BIN a fuzz-run build (default:
+# this tree's release build); BUGS the bugs (five sub-second ones).
+# Every run goes to bench/startup-runs.tsv (committed), the medians to
+# stdout.
+set -euo pipefail
+[ $# -eq 1 ] || { echo "usage: bench/startup.sh REALBUGS_OUT" >&2; exit 2; }
+REALBUGS=$(cd "$1" && pwd)
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-5}
+BUGS=${BUGS:-bcder_ber cel_call jpeg_no_frame rulex_utf8 zlib_gzip_extra}
+if [ -z "${FUZZ_BIN:-}" ]; then
+    cargo build --release -q
+    FUZZ_BIN=$PWD/target/release
+fi
+OUT=$PWD/bench/out/startup
+RUNS_TSV=$PWD/bench/startup-runs.tsv
+[ -s "$RUNS_TSV" ] ||
+    printf 'sitting\tcommit\tengine\tbug\trun\twall_s\tbaseline_s\tend_s\tload1\n' >"$RUNS_TSV"
+SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
+COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/startup-runs.tsv' || echo +dirty)
+now() { date +%s.%N; }
+
+declare -A walls
+for run in $(seq 1 "$RUNS"); do
+    for bug in $BUGS; do
+        for engine in fuzz-run libfuzzer; do
+            dir=$OUT/run
+            rm -rf "$dir"
+            mkdir -p "$dir/corpus"
+            baseline=- end=-
+            if [ "$engine" = fuzz-run ]; then
+                start=$(now)
+                (cd "$dir" && "$FUZZ_BIN/fuzz-run" -fuzz "^$bug\$" -fuzztime 1x -parallel 1 -seed 1 -json \
+                    -fuzzcachedir cache -testdata testdata "$REALBUGS/fuzz-run/lib$bug.so" >events.jsonl 2>stderr.log)
+                stop=$(now)
+                read -r baseline end < <(python3 - "$dir/events.jsonl" <<'PY'
+import json, sys
+got = {}
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") in ("baseline", "end") and e["event"] not in got:
+        got[e["event"]] = "%.3f" % e["elapsed"]
+print(got.get("baseline", "-"), got.get("end", "-"))
+PY
+                )
+            else
+                start=$(now)
+                (cd "$dir" && "$REALBUGS/libfuzzer/$bug" -runs=1 -seed=1 corpus >stderr.log 2>&1)
+                stop=$(now)
+            fi
+            wall=$(awk -v a="$start" -v b="$stop" 'BEGIN { printf "%.3f", b - a }')
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SITTING" "$COMMIT" "$engine" "$bug" "$run" \
+                "$wall" "$baseline" "$end" "$(cut -d' ' -f1 /proc/loadavg)" >>"$RUNS_TSV"
+            walls["$bug $engine"]="${walls["$bug $engine"]:-} $wall"
+        done
+    done
+done
+
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+printf 'start to exit after one execution, median seconds of %s runs\nbug\tfuzz-run\tlibFuzzer\n' "$RUNS"
+for bug in $BUGS; do
+    printf '%s\t%s\t%s\n' "$bug" "$(median <<<"${walls["$bug fuzz-run"]}")" "$(median <<<"${walls["$bug libfuzzer"]}")"
+done
