@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// The PC table of the Go library at `path`, in function order.
 pub fn pc_table(path: &Path) -> Result<Vec<PcEntry>, String> {
-    let data = std::fs::read(path).map_err(|e| fuzz_core::error::describe(&e))?;
+    let data = crate::library::file_bytes(path).map_err(|e| fuzz_core::error::describe(&e))?;
     let file = object::File::parse(&*data).map_err(|e| format!("unreadable ELF file: {e}"))?;
     if file.architecture() != object::Architecture::X86_64 {
         return Err("a Go library's blocks can be found on x86-64 only".into());

@@ -109,7 +109,7 @@ fn own(ip: usize) -> bool {
 /// The module-relative ranges of the runtime's functions in a library.
 fn runtime_ranges(path: &std::path::Path) -> Vec<(usize, usize)> {
     use object::{Object, ObjectSymbol};
-    let Ok(data) = std::fs::read(path) else {
+    let Ok(data) = crate::library::file_bytes(path) else {
         return Vec::new();
     };
     let Ok(file) = object::File::parse(&*data) else {

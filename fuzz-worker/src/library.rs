@@ -12,6 +12,39 @@ use object::{Object, ObjectSymbol, SymbolKind};
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::path::{Path, PathBuf};
 
+/// A library file's bytes, for parsing its ELF: mapped read-only, so a
+/// parse touches only the pages it reads (a Rust library is often tens of
+/// MB, and a worker starting up parses it several times: read whole, each
+/// parse cost about 10 ms); read whole where the file cannot be mapped (a
+/// pipe).
+pub enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(m) => m,
+            FileBytes::Read(v) => v,
+        }
+    }
+}
+
+/// The bytes of the library at `path` (see [`FileBytes`]).
+pub fn file_bytes(path: &Path) -> std::io::Result<FileBytes> {
+    let file = std::fs::File::open(path)?;
+    // SAFETY: the map is read-only and lives while the caller parses. The
+    // file is the library this process loads, which dlopen maps too: a
+    // library changed in place under a running worker breaks that load
+    // as it breaks this parse.
+    match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(m) => Ok(FileBytes::Mapped(m)),
+        Err(_) => std::fs::read(path).map(FileBytes::Read),
+    }
+}
+
 /// The prototype shared by libFuzzer entries and typed targets.
 pub type TargetFn = unsafe extern "C" fn(*const u8, usize) -> c_int;
 type InitFn = unsafe extern "C" fn(*mut c_int, *mut *mut *mut c_char) -> c_int;
@@ -94,7 +127,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     if meta.is_dir() {
         return Err("is a directory, not a library".into());
     }
-    let data = std::fs::read(path).map_err(|e| fuzz_core::error::describe(&e))?;
+    let data = file_bytes(path).map_err(|e| fuzz_core::error::describe(&e))?;
     if !data.starts_with(b"\x7fELF") {
         return Err("not an ELF file (want a shared object built with -shared)".into());
     }
@@ -170,7 +203,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
 /// file cannot be read again.
 pub fn code_words(path: &Path) -> Vec<Vec<u8>> {
     use object::ObjectSection;
-    let Ok(data) = std::fs::read(path) else {
+    let Ok(data) = file_bytes(path) else {
         return Vec::new();
     };
     let Ok(file) = object::File::parse(&*data) else {
