@@ -37,24 +37,19 @@ pub struct Limits {
 
 const RSS_EVERY: Duration = Duration::from_millis(50);
 
-/// What a check's report is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Report {
-    /// Shown to the user: the target reports as it would on its own.
-    Whole,
-    /// Compared by its crash site only, as a minimizer's candidates are:
-    /// the target is not asked for its own backtrace (`RUST_BACKTRACE`),
-    /// which a Rust library symbolizes afresh in every child, at a cost of
-    /// many times the run (the site is the panic's location, or the crash
-    /// handler's frames, either way without it).
-    SiteOnly,
-}
-
 /// Runs `values` once in a child; with a Go library loaded, which rules
 /// forks out (golib.rs), in this process: a Go fuzz test's failures are
 /// Go's own, and leave the process standing, while one that ends it (an
 /// os.Exit) ends the worker, as it ends Go's.
-pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, report: Report) -> Checked {
+///
+/// A check is judged by its crash site (every caller keeps the site, none
+/// shows the report), so the target is not asked for its own backtrace:
+/// the child runs with `RUST_BACKTRACE=0`. A Rust library that never
+/// panicked in the worker (built with panic = "abort") would otherwise
+/// symbolize one afresh in every child, many times the run's cost; the
+/// site (the panic's location, or the crash handler's frames) needs none,
+/// and the first check and the minimizer's candidates run alike.
+pub fn check(exec: &mut Executor, values: &[Value], limits: Limits) -> Checked {
     if crate::golib::loaded() {
         return in_process(exec, values);
     }
@@ -71,7 +66,7 @@ pub fn check(exec: &mut Executor, values: &[Value], limits: Limits, report: Repo
         Err(e) => return cannot_run(format!("fork: {e}")),
         Ok(ForkResult::Child) => {
             drop(from_child);
-            run_child(exec, values, report, &capture, &to_parent)
+            run_child(exec, values, &capture, &to_parent)
         }
         Ok(ForkResult::Parent { child }) => child,
     };
@@ -116,25 +111,16 @@ fn cannot_run(report: String) -> Checked {
 /// The child: dies with the worker, writes its stderr to `capture`, runs
 /// the input, sends the coverage it reached, and says how the target
 /// returned by its exit code.
-fn run_child(
-    exec: &mut Executor,
-    values: &[Value],
-    report: Report,
-    capture: &File,
-    out: &OwnedFd,
-) -> ! {
+fn run_child(exec: &mut Executor, values: &[Value], capture: &File, out: &OwnedFd) -> ! {
     // Die with the worker, should it be killed while this runs.
     crate::children::die_with_parent();
     let _ = dup2_stderr(capture);
     crate::crash::rebind();
     crate::crash::SYMBOLIZE.store(false, std::sync::atomic::Ordering::Relaxed);
-    if report == Report::SiteOnly {
-        // The child is the only thread (check's SAFETY), so nothing reads
-        // the environment while it changes. A library that has panicked
-        // before has read it already and keeps what it read: slower, not
-        // wrong.
-        std::env::set_var("RUST_BACKTRACE", "0");
-    }
+    // The child is the only thread (check's SAFETY), so nothing reads the
+    // environment while it changes. A library that has panicked before has
+    // read it already and keeps what it read: slower, not wrong.
+    std::env::set_var("RUST_BACKTRACE", "0");
     let ret = exec.exec(values);
     let bytes: Vec<u8> = exec.features.iter().flat_map(|f| f.to_le_bytes()).collect();
     let mut rest = &bytes[..];

@@ -41,7 +41,13 @@ pub fn file_bytes(path: &Path) -> std::io::Result<FileBytes> {
     // as it breaks this parse.
     match unsafe { memmap2::Mmap::map(&file) } {
         Ok(m) => Ok(FileBytes::Mapped(m)),
-        Err(_) => std::fs::read(path).map(FileBytes::Read),
+        Err(_) => {
+            // From the file already open: the path opened again could be
+            // another file by now, or a FIFO with no writer left.
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut &file, &mut bytes)?;
+            Ok(FileBytes::Read(bytes))
+        }
     }
 }
 

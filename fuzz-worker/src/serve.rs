@@ -8,7 +8,7 @@
 //! or when its budget is spent; only then is anything written to the pipe.
 
 use crate::executor::{Executor, Verdict};
-use crate::forked::{Limits, Report};
+use crate::forked::Limits;
 use crate::fuzzing::{text_of, Fuzzer, Slice};
 use fuzz_core::search::minimize::{self, Budget};
 use fuzz_core::worker::protocol::{self, Exec, Keep, Request, Response};
@@ -121,7 +121,7 @@ fn answer(
                 Err(message) => Response::Error { id, message },
                 Ok(values) => Response::Checked {
                     id,
-                    outcome: crate::forked::check(exec, &values, limits, Report::Whole),
+                    outcome: crate::forked::check(exec, &values, limits),
                 },
             }
         }
@@ -287,7 +287,7 @@ fn shrink(
         execs += 1;
         let kept = match keep {
             Keep::Failure { site } => {
-                let outcome = crate::forked::check(exec, candidate, limits, Report::SiteOnly);
+                let outcome = crate::forked::check(exec, candidate, limits);
                 match (outcome.failure_site(), site) {
                     (None, _) => false,
                     // A child stopped by a scheduler signalling every
@@ -298,7 +298,7 @@ fn shrink(
                 }
             }
             Keep::Coverage { isolate: true, .. } => {
-                match crate::forked::check(exec, candidate, limits, Report::SiteOnly) {
+                match crate::forked::check(exec, candidate, limits) {
                     fuzz_core::worker::protocol::Checked::Ok { mut features } => {
                         features.sort_unstable();
                         wanted.iter().all(|f| features.binary_search(f).is_ok())
