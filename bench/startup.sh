@@ -42,13 +42,17 @@ for run in $(seq 1 "$RUNS"); do
             if [ "$engine" = fuzz-run ]; then
                 start=$(now)
                 (cd "$dir" && "$FUZZ_BIN/fuzz-run" -fuzz "^$bug\$" -fuzztime 1x -parallel 1 -seed 1 -json \
-                    -fuzzcachedir cache -testdata testdata "$REALBUGS/fuzz-run/lib$bug.so" >events.jsonl 2>stderr.log)
+                    -fuzzcachedir cache -testdata testdata "$REALBUGS/fuzz-run/lib$bug.so" >events.jsonl 2>stderr.log) ||
+                    echo "bench/startup.sh: fuzz-run exited $? on $bug (see $dir/stderr.log)" >&2
                 stop=$(now)
                 read -r baseline end < <(python3 - "$dir/events.jsonl" <<'PY'
 import json, sys
 got = {}
 for line in open(sys.argv[1]):
-    e = json.loads(line)
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue
     if e.get("event") in ("baseline", "end") and e["event"] not in got:
         got[e["event"]] = "%.3f" % e["elapsed"]
 print(got.get("baseline", "-"), got.get("end", "-"))
@@ -56,7 +60,8 @@ PY
                 )
             else
                 start=$(now)
-                (cd "$dir" && "$REALBUGS/libfuzzer/$bug" -runs=1 -seed=1 corpus >stderr.log 2>&1)
+                (cd "$dir" && "$REALBUGS/libfuzzer/$bug" -runs=1 -seed=1 corpus >stderr.log 2>&1) ||
+                    echo "bench/startup.sh: libFuzzer exited $? on $bug (see $dir/stderr.log)" >&2
                 stop=$(now)
             fi
             wall=$(awk -v a="$start" -v b="$stop" 'BEGIN { printf "%.3f", b - a }')

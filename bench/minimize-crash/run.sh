@@ -74,8 +74,9 @@ for run in $(seq 1 "$RUNS"); do
                 [ -n "$line" ] || { echo "bench/minimize-crash/run.sh: $label's fuzz-minimize gave no summary on $name" >&2; exit 1; }
                 read -r before after execs secs < <(sed -E \
                     's/^fuzz-minimize: ([0-9]+) -> ([0-9]+) bytes, ([0-9]+) executions in ([0-9.]+)s.*/\1 \2 \3 \4/' <<<"$line")
-                # A time printed as 0.0 (before 2 decimals) or 0.00: at most half the last digit.
-                rate=$(awk -v n="$execs" -v s="$secs" 'BEGIN { printf "%.0f", n / (s > 0 ? s : 0.005) }')
+                # A time printed as zero (0.0 by builds that gave one decimal)
+                # gives no rate.
+                rate=$(awk -v n="$execs" -v s="$secs" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')
                 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SITTING" "$COMMIT" "$label" "$name" "$bt" "$run" \
                     "$before" "$after" "$execs" "$secs" "$rate" "$(cut -d' ' -f1 /proc/loadavg)" >>"$RUNS_TSV"
                 rates["$name $label $bt"]="${rates["$name $label $bt"]:-} $rate"
@@ -85,7 +86,7 @@ for run in $(seq 1 "$RUNS"); do
     done
 done
 
-median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+median() { tr ' ' '\n' | grep -v '^-\?$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 printf 'fuzz-minimize of panic=abort Rust crashes, %s runs, median executions/s\n' "$RUNS"
 for case in "${cases[@]}"; do
     read -r name _ <<<"$case"
