@@ -19,6 +19,7 @@
 # to), the medians on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 SECS=${SECS:-20}
 RUNS=${RUNS:-3}
 OUT=bench/out/keepfuzzing-ends
@@ -73,7 +74,6 @@ for run in $(seq 1 "$RUNS"); do
     done
 done
 
-median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 segv=$(median <<<"${rates[segv]}")
 printf 'after the first finding, -keepfuzzing, one core, %s s x %s (%s)\n' "$SECS" "$RUNS" "$FUZZ_BIN"
 for end in exit kill segv; do

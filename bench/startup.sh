@@ -17,6 +17,7 @@ set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: bench/startup.sh REALBUGS_OUT" >&2; exit 2; }
 REALBUGS=$(cd "$1" && pwd)
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 RUNS=${RUNS:-5}
 BUGS=${BUGS:-bcder_ber cel_call jpeg_no_frame rulex_utf8 zlib_gzip_extra}
 if [ -z "${FUZZ_BIN:-}" ]; then
@@ -28,7 +29,7 @@ RUNS_TSV=$PWD/bench/startup-runs.tsv
 [ -s "$RUNS_TSV" ] ||
     printf 'sitting\tcommit\tengine\tbug\trun\twall_s\tbaseline_s\tend_s\tload1\n' >"$RUNS_TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
-COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/startup-runs.tsv' || echo +dirty)
+COMMIT=$(commit_label bench/startup-runs.tsv)
 now() { date +%s.%N; }
 
 declare -A walls
@@ -72,7 +73,6 @@ PY
     done
 done
 
-median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 printf 'start to exit after one execution, median seconds of %s runs\nbug\tfuzz-run\tlibFuzzer\n' "$RUNS"
 for bug in $BUGS; do
     printf '%s\t%s\t%s\n' "$bug" "$(median <<<"${walls["$bug fuzz-run"]}")" "$(median <<<"${walls["$bug libfuzzer"]}")"

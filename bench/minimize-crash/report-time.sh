@@ -21,6 +21,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -eq 1 ] || { echo "usage: bench/minimize-crash/report-time.sh REALBUGS_OUT" >&2; exit 2; }
 REALBUGS=$(cd "$1" && pwd)
 cd "$HERE/../.."
+. bench/lib.sh
 SEEDS=${SEEDS:-1 2 3}
 BUGS=${BUGS:-simple_asn1_utctime bcder_ber cel_call jpeg_no_frame rulex_utf8}
 if [ -z "${BINS:-}" ]; then
@@ -32,7 +33,7 @@ RUNS_TSV=$HERE/report-time-runs.tsv
 [ -s "$RUNS_TSV" ] ||
     printf 'sitting\tcommit\tbuild\tbug\tseed\tminimize\tfailure_s\texit_s\tcrasher_bytes\tload1\n' >"$RUNS_TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
-COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/minimize-crash/report-time-runs.tsv' || echo +dirty)
+COMMIT=$(commit_label bench/minimize-crash/report-time-runs.tsv)
 
 declare -A exits
 for seed in $SEEDS; do
@@ -40,7 +41,7 @@ for seed in $SEEDS; do
         lib=$REALBUGS/fuzz-run/lib$bug.so
         [ -f "$lib" ] || { echo "bench/minimize-crash/report-time.sh: no $lib (bench/realbugs/build.sh first)" >&2; exit 2; }
         for pair in $BINS; do
-            label=${pair%%=*} bin=$(cd "${pair#*=}" && pwd)
+            label=$(bin_label "$pair") bin=$(bin_dir "$pair")
             for minimize in default 0s; do
                 dir=$OUT/run
                 rm -rf "$dir"
@@ -78,12 +79,11 @@ PY
     done
 done
 
-median() { tr ' ' '\n' | grep -v '^-\?$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 printf 'fuzz-run, RUST_BACKTRACE=1, one core: median seconds to the exit event (seeds %s)\n' "$SEEDS"
 printf 'bug\tbuild\tminimized\tnot minimized\n'
 for bug in $BUGS; do
     for pair in $BINS; do
-        label=${pair%%=*}
+        label=$(bin_label "$pair")
         printf '%s\t%s\t%s\t%s\n' "$bug" "$label" "$(median <<<"${exits["$bug $label default"]}")" \
             "$(median <<<"${exits["$bug $label 0s"]}")"
     done

@@ -23,6 +23,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$HERE/../.."
+. bench/lib.sh
 RUNS=${RUNS:-3}
 if [ -z "${BINS:-}" ]; then
     cargo build --release -q
@@ -36,7 +37,7 @@ RUNS_TSV=$HERE/runs.tsv
 [ -s "$RUNS_TSV" ] ||
     printf 'sitting\tcommit\tbuild\tcrash\trust_backtrace\trun\tbefore_bytes\tafter_bytes\texecs\tseconds\texecs_per_sec\tload1\n' >"$RUNS_TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
-COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/minimize-crash/runs.tsv' || echo +dirty)
+COMMIT=$(commit_label bench/minimize-crash/runs.tsv)
 
 # ("ab" + 2,000 letters, 5, "!" + 3,000 letters): fails as ("ab", 3, "!").
 python3 - "$OUT/record.v1" <<'EOF'
@@ -62,7 +63,7 @@ for run in $(seq 1 "$RUNS"); do
     for case in "${cases[@]}"; do
         read -r name lib input flags <<<"$case"
         for pair in $BINS; do
-            label=${pair%%=*} bin=$(cd "${pair#*=}" && pwd)
+            label=$(bin_label "$pair") bin=$(bin_dir "$pair")
             for bt in 1 unset; do
                 dir=$OUT/run
                 rm -rf "$dir"
@@ -86,12 +87,11 @@ for run in $(seq 1 "$RUNS"); do
     done
 done
 
-median() { tr ' ' '\n' | grep -v '^-\?$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 printf 'fuzz-minimize of panic=abort Rust crashes, %s runs, median executions/s\n' "$RUNS"
 for case in "${cases[@]}"; do
     read -r name _ <<<"$case"
     for pair in $BINS; do
-        label=${pair%%=*}
+        label=$(bin_label "$pair")
         for bt in 1 unset; do
             printf '%s\t%s\tRUST_BACKTRACE=%s\t%s\n' "$name" "$label" "$bt" "$(median <<<"${rates["$name $label $bt"]}")"
         done

@@ -1,0 +1,15 @@
+# Helpers the bench scripts share. Source it from a script run at the
+# repository's root: . bench/lib.sh
+
+# The median of the numbers on stdin (separated by spaces or newlines);
+# "-" (no figure) and empty fields are left out.
+median() { tr ' ' '\n' | grep -v '^-\?$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# commit_label TABLE: HEAD's short commit, with +dirty when the tree
+# differs from it anywhere but TABLE (the sitting's own table, given
+# relative to the repository's root).
+commit_label() { echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ":!$1" || echo +dirty)"; }
+
+# For a LABEL=DIR word of BINS: its label, and its directory made absolute.
+bin_label() { echo "${1%%=*}"; }
+bin_dir() { (cd "${1#*=}" && pwd); }
