@@ -23,13 +23,18 @@
 //! - and changes numbers written as decimal text as numbers (`ascii_num`,
 //!   `fuzz_core::search::asciinum`),
 //! - and stacks several mutations on each input of a chain (`stack`), as
-//!   AFL++'s havoc does.
+//!   AFL++'s havoc does,
+//! - and lets a shorter mutant of an entry that reaches what the entry is
+//!   kept for take its place (`reduce_inputs`,
+//!   `fuzz_core::search::reduce`), as libFuzzer's `-reduce_inputs` does.
 
 use crate::coverage::{Feature, BUCKET_BITS};
 use crate::custom::Custom;
 use crate::executor::{Executor, Mark, Verdict};
 use crate::sancov;
+use fuzz_core::search::minimize::size;
 use fuzz_core::search::mutator::{Mutator, CHAIN};
+use fuzz_core::search::reduce::Owners;
 use fuzz_core::search::rng::Rng;
 use fuzz_core::search::schedule::{self, Schedule, Weights};
 use fuzz_core::worker::protocol::{Found, Search};
@@ -156,6 +161,10 @@ pub struct Fuzzer {
     /// The corpus as the coordinator shared it.
     pool: Vec<Vec<Value>>,
     schedule: Schedule,
+    /// Which entry of the pool is the smallest to reach each feature, and
+    /// the entry the current chain was made from (`-reduce_inputs`).
+    owners: Owners,
+    chain_parent: Option<usize>,
     /// Length control: the cap on byte arguments, and the executions since
     /// anything new was found.
     cap: usize,
@@ -190,6 +199,8 @@ impl Fuzzer {
             known: SeenFeatures::new(features),
             pool: Vec::new(),
             schedule: Schedule::new(features, BUCKET_BITS),
+            owners: Owners::new(features),
+            chain_parent: None,
             cap: FIRST_CAP,
             stalled: 0,
             refreshed_at: Instant::now(),
@@ -239,11 +250,9 @@ impl Fuzzer {
             } else {
                 0
             };
-            self.schedule.add(
-                fuzz_core::search::minimize::size(&values),
-                exec.features.clone(),
-                nanos,
-            );
+            self.owners.add(size(&values), &exec.features);
+            self.schedule
+                .add(size(&values), exec.features.clone(), nanos);
             self.cap = self.cap.max(longest(&values));
             self.pool.push(values);
         }
@@ -347,6 +356,12 @@ impl Fuzzer {
                     }),
                 );
             }
+            if search.reduce_inputs && self.reduced(&values, &exec.features) {
+                // A change to the corpus, as libFuzzer counts it: the length
+                // cap waits again.
+                self.stalled = 0;
+                continue;
+            }
             self.stall(slice);
         }
     }
@@ -397,6 +412,7 @@ impl Fuzzer {
             Some(i) => values.clone_from(&self.pool[i]),
             None => values.clone_from_slice(parent),
         }
+        self.chain_parent = picked;
         let cap = if search.len_control == 0 {
             slice.max_len
         } else {
@@ -556,6 +572,24 @@ impl Fuzzer {
             }
         }
         self.chain_n = 0;
+    }
+
+    /// `-reduce_inputs`: whether `values` (reaching `features`, nothing
+    /// new) took the place of the entry its chain was made from, being
+    /// shorter and reaching every feature that entry is the smallest to
+    /// reach.
+    fn reduced(&mut self, values: &[Value], features: &[Feature]) -> bool {
+        let Some(i) = self.chain_parent else {
+            return false;
+        };
+        let n = size(values);
+        if !self.owners.replaces(i, n, features) {
+            return false;
+        }
+        self.owners.replace(i, n, features);
+        self.schedule.replace(i, n, features.to_vec());
+        self.pool[i] = values.to_vec();
+        true
     }
 
     /// Length control: after `len_control × log2(cap)` executions without

@@ -45,14 +45,14 @@ fn found_abort(r: &Run, target: &str, started: Instant) {
     );
 }
 
-/// Seeds 1 and 2, 300,000 executions each, one worker: the default finds
-/// the target's abort (in 61,000 and 82,000 executions for the ladder,
-/// 98,000 and 93,000 for the halves), and the same run with `off` (a
+/// Seeds 1 and 2, 500,000 executions each, one worker: the default finds
+/// the target's abort (in 93,000 and 313,000 executions for the ladder,
+/// 227,000 and 94,000 for the halves), and the same run with `off` (a
 /// switch of the default search set to 0) finds nothing (neither did in
 /// 3,000,000 executions).
 fn found_only_by_default(target: &str, lib: &str, seeds: impl Fn(&Work), off: &str) {
     for seed in ["1", "2"] {
-        let base = ["-seed", seed, "-fuzztime", "300000x"];
+        let base = ["-seed", seed, "-fuzztime", "500000x"];
         let w = Work::new();
         seeds(&w);
         let started = Instant::now();
@@ -230,7 +230,7 @@ fn comparison_outcomes_climb_decisions_no_edge_shows() {
 /// does not.
 fn found_only_with(target: &str, lib: &str, start: &[u8], flag: &str, check: fn(&str)) {
     for seed in ["1", "2"] {
-        let base = ["-seed", seed, "-fuzztime", "300000x"];
+        let base = ["-seed", seed, "-fuzztime", "500000x"];
         let w = Work::new();
         seed_file(&w, target, "start", start);
         let started = Instant::now();

@@ -3,8 +3,9 @@
 //! what Go lacks: comparison hints ([`hints`]), dictionaries ([`dict`],
 //! [`codewords`]), scheduling by rarity ([`schedule`], over the coverage
 //! features [`pctable`] defines), splicing ([`splice`]), whole characters
-//! ([`utf8`]), numbers written as text ([`asciinum`]); and shrinking an
-//! input while it keeps a property ([`minimize`]).
+//! ([`utf8`]), numbers written as text ([`asciinum`]), entries kept short
+//! while fuzzing ([`reduce`]); and shrinking an input while it keeps a
+//! property ([`minimize`]).
 
 pub mod asciinum;
 pub mod codewords;
@@ -13,6 +14,7 @@ pub mod hints;
 pub mod minimize;
 pub mod mutator;
 pub mod pctable;
+pub mod reduce;
 pub mod rng;
 pub mod schedule;
 pub mod splice;

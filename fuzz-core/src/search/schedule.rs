@@ -193,6 +193,19 @@ impl Schedule {
         i
     }
 
+    /// Entry `i` is now `size` bytes reaching `features` (a shorter input
+    /// took its place, `super::reduce`); its weight changes at the next
+    /// refresh.
+    pub fn replace(&mut self, i: usize, size: usize, mut features: Vec<u32>) {
+        features.sort_unstable();
+        features.dedup();
+        features.retain(|&f| (f as usize) < self.hits.len());
+        let e = &mut self.entries[i];
+        self.work = self.work - e.features.len() + features.len();
+        e.size = size;
+        e.features = features;
+    }
+
     /// Records the features one execution reached (call for one execution
     /// in [`SAMPLE`]).
     pub fn record(&mut self, features: &[u32]) {
@@ -331,6 +344,30 @@ impl Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replaced_entry_weighs_by_its_new_size_and_features() {
+        let mut s = Schedule::new(100, 0);
+        s.add(100, vec![1, 2], 0);
+        s.add(50, vec![1, 2, 3], 0);
+        s.refresh();
+        assert_eq!(s.favoured, [false, true]);
+        s.replace(0, 10, vec![2, 1, 1, 4, 500]);
+        assert_eq!(
+            s.work(),
+            6,
+            "3 features and 3: the duplicate and 500 dropped"
+        );
+        s.refresh();
+        assert_eq!(
+            s.favoured,
+            [true, true],
+            "0 wins 1, 2 and 4; 1 still wins 3"
+        );
+        s.replace(0, 10, vec![1, 2, 3]);
+        s.refresh();
+        assert_eq!(s.favoured, [true, false]);
+    }
 
     #[test]
     fn the_entry_past_a_check_wins_until_it_is_common() {

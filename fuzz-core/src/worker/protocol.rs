@@ -422,6 +422,20 @@ pub struct Search {
         action = clap::ArgAction::Set
     ))]
     pub stack: bool,
+
+    /// With -entropic, let a shorter input take the place of the entry it was made from when it
+    /// reaches every coverage feature that entry is the smallest to reach, and nothing new (1, the
+    /// default), as libFuzzer's -reduce_inputs does: entries stay short while fuzzing goes on,
+    /// without -fuzzminimizetime's cost. The worker mutates the shorter input from then on; the
+    /// corpus on disk keeps the entry as found. Or keep each entry as found (0).
+    #[cfg_attr(feature = "clap", arg(
+        long = "reduce_inputs",
+        value_name = "0|1",
+        default_value = "1",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
+    pub reduce_inputs: bool,
 }
 
 impl Search {
@@ -438,6 +452,7 @@ impl Search {
         fresh_first: false,
         cull: false,
         stack: false,
+        reduce_inputs: false,
     };
 }
 
