@@ -5,7 +5,9 @@
 #   bench/realbugs/run.sh OUT ENGINE BUG SEED
 #
 # OUT is build.sh's output directory. ENGINE is fuzz-run, libfuzzer,
-# aflpp440 or aflpp440-cmplog. CAP (seconds, default 300) caps the run; every engine has a
+# aflpp440 or aflpp440-cmplog; fuzz-run:FLAGS is fuzz-run with FLAGS
+# (comma-separated, each -flag=value: fuzz-run:-reduce_inputs=0) added,
+# for an ablation, named so in the table. CAP (seconds, default 300) caps the run; every engine has a
 # 10 s per-input limit, so a hang counts when the engine saves it, a
 # 2 GiB limit on its resident memory, and one limit on the inputs it makes,
 # MAX_LEN bytes (default 4096: libFuzzer's own default from an empty corpus
@@ -95,7 +97,7 @@ engine_fuzz_run() {
         cd "$dir"
         timeout $((CAP + 120)) "$bin/fuzz-run" -fuzz "^$BUG\$" -timeout 10s -fuzztime "${CAP}s" \
             -parallel 1 -max_len "$MAX_LEN" -seed "$SEED" -fuzzminimizetime 0s -fuzzcachedir cache -testdata testdata \
-            -json "$lib" >events.jsonl 2>stderr.log
+            -json "${extra[@]}" "$lib" >events.jsonl 2>stderr.log
     ) || rc=$?
     # The first failure event: the crasher written (its mtime from the
     # start) and its kind.
@@ -223,8 +225,13 @@ PY
     fi
 }
 
+extra=()
 case "$ENGINE" in
 fuzz-run) engine_fuzz_run ;;
+fuzz-run:-*)
+    IFS=, read -r -a extra <<<"${ENGINE#fuzz-run:}"
+    engine_fuzz_run
+    ;;
 libfuzzer) engine_libfuzzer ;;
 aflpp440) engine_aflpp440 ;;
 aflpp440-cmplog) engine_aflpp440 cmplog ;;
