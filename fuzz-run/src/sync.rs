@@ -2,7 +2,10 @@
 //! (`fuzz_core::store::sync` keeps the directory's format). One [`Syncer`]
 //! serves every target of the run: each target's coordinator publishes what
 //! it adds, and every -sync_interval one round fetches what the others
-//! published for all targets; a target's entries wait in its inbox until
+//! published for all targets (the first rounds sooner: 1 s after the
+//! start, then 2 s, 4 s, ... until the gap reaches -sync_interval, since
+//! the instances of a fleet find most of their coverage in its first
+//! seconds, each the same easy part unless they share it); a target's entries wait in its inbox until
 //! its coordinator takes them (its turn), to be run once and kept if they
 //! add coverage here. A shared file system that fails now and then (NFS)
 //! costs a warning, not the run.
@@ -17,8 +20,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub struct Syncer {
     dir: SyncDir,
     interval: Duration,
-    /// When the last round ran; `None` before the first.
+    /// When the last round ran; `None` before the first. The rounds run
+    /// so far.
     last: Option<Instant>,
+    rounds: u32,
     /// Fetched entries (v1 bytes) by target, not taken yet.
     inbox: HashMap<String, Vec<Vec<u8>>>,
     /// Each target's last snapshot, and the run's start, for the status.
@@ -51,6 +56,7 @@ impl Syncer {
             dir,
             interval,
             last: None,
+            rounds: 0,
             inbox: HashMap::new(),
             snapshots: HashMap::new(),
             started: Instant::now(),
@@ -87,9 +93,16 @@ impl Syncer {
         }
     }
 
-    /// A round is due: the first, or -sync_interval after the last.
+    /// A round is due: the first, or [`Syncer::gap`] after the last.
     pub fn due(&self) -> bool {
-        self.last.map_or(true, |t| t.elapsed() >= self.interval)
+        self.last.map_or(true, |t| t.elapsed() >= self.gap())
+    }
+
+    /// The time from one round to the next: 1 s after the first round,
+    /// doubling after each, up to -sync_interval.
+    fn gap(&self) -> Duration {
+        let ramp = Duration::from_secs(1 << (self.rounds.max(1) - 1).min(20));
+        ramp.min(self.interval)
     }
 
     /// Runs a round when one is due (fetching what the others published
@@ -99,6 +112,7 @@ impl Syncer {
         self.snapshots.insert(target.to_string(), now);
         if self.due() {
             self.last = Some(Instant::now());
+            self.rounds = self.rounds.saturating_add(1);
             match self.dir.fetch_new() {
                 Ok(new) => {
                     for p in new.entries {
@@ -236,6 +250,25 @@ mod tests {
         assert_eq!(y, vec![b"go test fuzz v1\n[]byte(\"y\")\n".to_vec()]);
         // An instance never fetches what it published itself.
         assert!(a.take("FuzzX", snap(1, 1, 0)).is_empty());
+    }
+
+    #[test]
+    fn the_first_rounds_come_after_1_2_4_s_then_every_interval() {
+        let d = tempfile::tempdir().unwrap();
+        let mut b = open(d.path(), "b", Duration::from_secs(30));
+        b.take("FuzzX", snap(0, 0, 0));
+        assert!(!b.due(), "the next round is a second away");
+        let gaps: Vec<u64> = (1..9)
+            .map(|rounds| {
+                b.rounds = rounds;
+                b.gap().as_secs()
+            })
+            .collect();
+        assert_eq!(gaps, [1, 2, 4, 8, 16, 30, 30, 30]);
+        b.rounds = u32::MAX;
+        assert_eq!(b.gap().as_secs(), 30);
+        let short = open(d.path(), "c", Duration::from_millis(500));
+        assert_eq!(short.gap(), Duration::from_millis(500), "never above the interval");
     }
 
     #[test]
