@@ -161,8 +161,8 @@ pub struct Fuzzer {
     /// The corpus as the coordinator shared it.
     pool: Vec<Vec<Value>>,
     schedule: Schedule,
-    /// Which entry of the pool is the smallest to reach each feature, and
-    /// the entry the current chain was made from (`-reduce_inputs`).
+    /// Which entry of the pool brought each feature, and the entry the
+    /// current chain was made from (`-reduce_inputs`).
     owners: Owners,
     chain_parent: Option<usize>,
     /// Length control: the cap on byte arguments, and the executions since
@@ -576,8 +576,7 @@ impl Fuzzer {
 
     /// `-reduce_inputs`: whether `values` (reaching `features`, nothing
     /// new) took the place of the entry its chain was made from, being
-    /// shorter and reaching every feature that entry is the smallest to
-    /// reach.
+    /// shorter and reaching every feature that entry brought.
     fn reduced(&mut self, values: &[Value], features: &[Feature]) -> bool {
         let Some(i) = self.chain_parent else {
             return false;
@@ -586,7 +585,7 @@ impl Fuzzer {
         if !self.owners.replaces(i, n, features) {
             return false;
         }
-        self.owners.replace(i, n, features);
+        self.owners.replace(i, n);
         self.schedule.replace(i, n, features.to_vec());
         self.pool[i] = values.to_vec();
         true

@@ -46,7 +46,7 @@ fn found_abort(r: &Run, target: &str, started: Instant) {
 }
 
 /// Seeds 1 and 2, 500,000 executions each, one worker: the default finds
-/// the target's abort (in 93,000 and 313,000 executions for the ladder,
+/// the target's abort (in 93,000 and 87,000 executions for the ladder,
 /// 227,000 and 94,000 for the halves), and the same run with `off` (a
 /// switch of the default search set to 0) finds nothing (neither did in
 /// 3,000,000 executions).

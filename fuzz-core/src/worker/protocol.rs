@@ -424,7 +424,7 @@ pub struct Search {
     pub stack: bool,
 
     /// With -entropic, let a shorter input take the place of the entry it was made from when it
-    /// reaches every coverage feature that entry is the smallest to reach, and nothing new (1, the
+    /// reaches every coverage feature that entry brought to the corpus, and nothing new (1, the
     /// default), as libFuzzer's -reduce_inputs does: entries stay short while fuzzing goes on,
     /// without -fuzzminimizetime's cost. The worker mutates the shorter input from then on; the
     /// corpus on disk keeps the entry as found. Or keep each entry as found (0).
