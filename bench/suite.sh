@@ -59,6 +59,8 @@
 #                            edges needs are favoured; off by default)
 #   fuzz-run-stack           -stack=1 (1, 2, 4 or 8 mutations stacked on each
 #                            input of a chain; off by default)
+#   fuzz-run-no-reduce-inputs  -reduce_inputs=0 (entries keep the length they
+#                            were found with)
 #   fuzz-run-dict            -dict bench/suite/dict/TARGET.dict (not cmp)
 #   fuzz-run-cmp-lib         a build without trace-cmp (fr-fast/), with the
 #                            trace-cmp build as -cmp_lib (AFL++'s CmpLog way)
@@ -158,6 +160,7 @@ all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
 fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-cmp-outcomes \
 fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-fresh-first fuzz-run-cull fuzz-run-stack \
+fuzz-run-no-reduce-inputs \
 fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 # Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
@@ -315,6 +318,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-fresh-first) echo fresh_first ;;
     fuzz-run-cull) echo cull ;;
     fuzz-run-stack) echo stack ;;
+    fuzz-run-no-reduce-inputs) echo reduce_inputs ;;
     fuzz-run-dict) echo dict ;;
     fuzz-run-cmp-lib) echo cmp_lib ;;
     esac
@@ -770,6 +774,7 @@ attempt() {
         fuzz-run-fresh-first) cmd+=(-fresh_first=1) ;;
         fuzz-run-cull) cmd+=(-cull=1) ;;
         fuzz-run-stack) cmd+=(-stack=1) ;;
+        fuzz-run-no-reduce-inputs) cmd+=(-reduce_inputs=0) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;
         fuzz-run-sync2) cmd=("$suite/pair.sh" "$d/sync" "${cmd[@]}") ;;
