@@ -143,6 +143,11 @@ pub struct FuzzEnd {
     pub edges: usize,
     pub failures: usize,
     pub corpus: usize,
+    /// Entries of the workers' copies of the corpus that a shorter input
+    /// took the place of (-reduce_inputs; the files keep the entries as
+    /// found).
+    #[serde(default)]
+    pub reduced: u64,
     pub fuzzed_seconds: f64,
     pub execs_per_sec: f64,
     /// `time`, `finding` or `interrupted`.

@@ -480,6 +480,7 @@ impl Coordinator {
             edges: self.state.corpus.edges(),
             features: self.state.corpus.coverage(),
             crashers: c.failures,
+            reduced: c.reduced,
         }
     }
 

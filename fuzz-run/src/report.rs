@@ -41,6 +41,8 @@ pub struct Snapshot {
     pub edges: usize,
     pub features: usize,
     pub crashers: usize,
+    /// Entries the workers replaced by shorter inputs.
+    pub reduced: u64,
 }
 
 /// Why a target's run ended.
@@ -193,6 +195,7 @@ impl Reporter {
                 edges: now.edges,
                 failures: now.crashers,
                 corpus: now.corpus,
+                reduced: now.reduced,
                 fuzzed_seconds: secs3(secs),
                 execs_per_sec: rate.round(),
                 stopped: stop.as_str().to_string(),

@@ -125,6 +125,8 @@ pub struct Counts {
     pub loaded: usize,
     /// Findings recorded.
     pub failures: usize,
+    /// Entries the workers replaced by shorter inputs (-reduce_inputs).
+    pub reduced: u64,
 }
 
 /// What a finding is.

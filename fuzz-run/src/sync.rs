@@ -231,6 +231,7 @@ mod tests {
             edges,
             features: edges,
             crashers,
+            reduced: 0,
         }
     }
 
@@ -268,7 +269,11 @@ mod tests {
         b.rounds = u32::MAX;
         assert_eq!(b.gap().as_secs(), 30);
         let short = open(d.path(), "c", Duration::from_millis(500));
-        assert_eq!(short.gap(), Duration::from_millis(500), "never above the interval");
+        assert_eq!(
+            short.gap(),
+            Duration::from_millis(500),
+            "never above the interval"
+        );
     }
 
     #[test]

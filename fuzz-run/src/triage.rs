@@ -65,9 +65,15 @@ impl State {
                 self.counts.execs += 1;
                 Ok(self.ran(w, job, outcome, &features))
             }
-            Response::Fuzzed { execs, found, .. } => {
+            Response::Fuzzed {
+                execs,
+                found,
+                reduced,
+                ..
+            } => {
                 self.slots[w].promised = 0;
                 self.counts.execs += execs;
+                self.counts.reduced += reduced;
                 Ok(self.found(w, found))
             }
             Response::Progress { entry, .. } => {

@@ -165,6 +165,8 @@ pub struct Fuzzer {
     /// current chain was made from (`-reduce_inputs`).
     owners: Owners,
     chain_parent: Option<usize>,
+    /// Entries replaced so, since the coordinator was last told.
+    reduced: u64,
     /// Length control: the cap on byte arguments, and the executions since
     /// anything new was found.
     cap: usize,
@@ -201,6 +203,7 @@ impl Fuzzer {
             schedule: Schedule::new(features, BUCKET_BITS),
             owners: Owners::new(features),
             chain_parent: None,
+            reduced: 0,
             cap: FIRST_CAP,
             stalled: 0,
             refreshed_at: Instant::now(),
@@ -588,7 +591,13 @@ impl Fuzzer {
         self.owners.replace(i, n);
         self.schedule.replace(i, n, features.to_vec());
         self.pool[i] = values.to_vec();
+        self.reduced += 1;
         true
+    }
+
+    /// The entries replaced by shorter inputs since the last call.
+    pub fn take_reduced(&mut self) -> u64 {
+        std::mem::take(&mut self.reduced)
     }
 
     /// Length control: after `len_control × log2(cap)` executions without

@@ -211,7 +211,12 @@ fn fuzz_slice(
         Ok(parent) => {
             slice.deadline = millis.map(|m| Instant::now() + Duration::from_millis(m));
             let (execs, found) = fuzzer.fuzz(exec, &parent, &slice);
-            Response::Fuzzed { id, execs, found }
+            Response::Fuzzed {
+                id,
+                execs,
+                found,
+                reduced: fuzzer.take_reduced(),
+            }
         }
     }
 }

@@ -109,10 +109,16 @@ mod tests {
         o.add(10, &[1, 3]);
         o.add(5, &[2, 4]);
         assert!(o.replaces(0, 9, &[1, 3]));
-        assert!(o.replaces(0, 9, &[3, 7, 1]), "order and others do not matter");
+        assert!(
+            o.replaces(0, 9, &[3, 7, 1]),
+            "order and others do not matter"
+        );
         assert!(!o.replaces(0, 10, &[1, 3]), "not shorter");
         assert!(!o.replaces(0, 9, &[1, 2]), "3 lost");
-        assert!(!o.replaces(0, 9, &[1, 99]), "a feature outside is none of its own");
+        assert!(
+            !o.replaces(0, 9, &[1, 99]),
+            "a feature outside is none of its own"
+        );
         assert!(!o.replaces(7, 1, &[1]), "no such entry");
         o.replace(0, 4);
         assert!(!o.replaces(0, 4, &[1, 3]), "now 4 bytes long");

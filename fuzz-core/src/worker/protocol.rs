@@ -508,6 +508,10 @@ pub enum Response {
         id: u64,
         execs: u64,
         found: Option<Found>,
+        /// Entries of the worker's copy of the corpus that a shorter input
+        /// took the place of during the slice (`Search::reduce_inputs`).
+        #[serde(default)]
+        reduced: u64,
     },
     /// The result of `Minimize`: the smallest entry that kept the property.
     Minimized { id: u64, entry: String, execs: u64 },
