@@ -58,11 +58,13 @@ readers = {"fuzz-run": fuzz_run, "libfuzzer": libfuzzer, "aflpp440": aflpp, "afl
 print("engine\tbug\tseed\texecs\tseconds\texecs_per_s")
 for line in open(table):
     f = line.rstrip("\n").split("\t")
-    if len(f) < 5 or f[0] == "engine" or f[4] != "0" or f[0] not in readers:
+    # fuzz-run:FLAGS (run.sh's ablations) reads as fuzz-run.
+    reader = readers.get(f[0].split(":")[0]) if len(f) >= 5 else None
+    if reader is None or f[0] == "engine" or f[4] != "0":
         continue
     d = os.path.join(runs, f[0], f[1], f[2])
     try:
-        got = readers[f[0]](d)
+        got = reader(d)
     except (OSError, KeyError, ValueError):
         got = None
     if got and got[1] > 0:
