@@ -13,3 +13,14 @@ commit_label() { echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- .
 # For a LABEL=DIR word of BINS: its label, and its directory made absolute.
 bin_label() { echo "${1%%=*}"; }
 bin_dir() { (cd "${1#*=}" && pwd); }
+
+# sitting_args SCRIPT ARGS...: the arguments of a script that reads a
+# realbugs sitting (OUT, whose runs are in OUT/runs, and its RESULTS.tsv);
+# a one-line error naming SCRIPT and exit 2 when they are not that.
+sitting_args() {
+    local script=$1
+    shift
+    [ $# -eq 2 ] || { echo "usage: $script OUT RESULTS.tsv" >&2; exit 2; }
+    [ -d "$1/runs" ] || { echo "$script: no runs in $1/runs" >&2; exit 2; }
+    [ -f "$2" ] || { echo "$script: no such table: $2" >&2; exit 2; }
+}

@@ -14,18 +14,8 @@
 # output beside the sitting's table (results/NAME-rates.tsv) when quoting
 # from it.
 set -euo pipefail
-[ $# -eq 2 ] || {
-    echo "usage: bench/realbugs/rates.sh OUT RESULTS.tsv" >&2
-    exit 2
-}
-[ -d "$1/runs" ] || {
-    echo "bench/realbugs/rates.sh: no runs in $1/runs" >&2
-    exit 2
-}
-[ -f "$2" ] || {
-    echo "bench/realbugs/rates.sh: no such table: $2" >&2
-    exit 2
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+sitting_args bench/realbugs/rates.sh "$@"
 python3 - "$1/runs" "$2" <<'PY'
 import json, os, re, sys
 runs, table = sys.argv[1], sys.argv[2]

@@ -14,18 +14,8 @@
 # ("-" when the build did not count reductions). Commit the output beside
 # the sitting's table (results/NAME-sizes.tsv) when quoting from it.
 set -euo pipefail
-[ $# -eq 2 ] || {
-    echo "usage: bench/realbugs/sizes.sh OUT RESULTS.tsv" >&2
-    exit 2
-}
-[ -d "$1/runs" ] || {
-    echo "bench/realbugs/sizes.sh: no runs in $1/runs" >&2
-    exit 2
-}
-[ -f "$2" ] || {
-    echo "bench/realbugs/sizes.sh: no such file: $2" >&2
-    exit 2
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+sitting_args bench/realbugs/sizes.sh "$@"
 python3 - "$1/runs" "$2" <<'PY'
 import json, os, statistics, sys
 runs, table = sys.argv[1], sys.argv[2]
