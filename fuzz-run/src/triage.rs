@@ -833,6 +833,7 @@ mod tests {
                     id: 0,
                     execs: 100,
                     found: Some(found),
+                    reduced: 0,
                 },
             )
             .unwrap();
@@ -885,6 +886,7 @@ mod tests {
                     id: 0,
                     execs: 5,
                     found: Some(failure),
+                    reduced: 0,
                 },
             )
             .unwrap();

@@ -653,6 +653,7 @@ mod tests {
                 entry: "e".into(),
                 message: "boom\nline 2".into(),
             }),
+            reduced: 7,
         };
         assert_eq!(from_line::<Response>(&to_line(&a)).unwrap(), a);
         assert!(from_line::<Response>("{\"op\":\"nope\"}").is_err());
