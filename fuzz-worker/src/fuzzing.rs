@@ -253,9 +253,9 @@ impl Fuzzer {
             } else {
                 0
             };
-            self.owners.add(size(&values), &exec.features);
-            self.schedule
-                .add(size(&values), exec.features.clone(), nanos);
+            let n = size(&values);
+            self.owners.add(n, &exec.features);
+            self.schedule.add(n, exec.features.clone(), nanos);
             self.cap = self.cap.max(longest(&values));
             self.pool.push(values);
         }

@@ -168,10 +168,8 @@ impl Schedule {
     /// Adds an entry of `size` bytes reaching `features`, that ran in
     /// `nanos` (0: not timed, as under -seed, where times would make runs
     /// differ), weighed at once as a favoured entry; returns its index.
-    pub fn add(&mut self, size: usize, mut features: Vec<u32>, nanos: u64) -> usize {
-        features.sort_unstable();
-        features.dedup();
-        features.retain(|&f| (f as usize) < self.hits.len());
+    pub fn add(&mut self, size: usize, features: Vec<u32>, nanos: u64) -> usize {
+        let features = self.each_once(features);
         self.work += features.len();
         if nanos > 0 {
             self.nanos_sum += nanos;
@@ -196,14 +194,21 @@ impl Schedule {
     /// Entry `i` is now `size` bytes reaching `features` (a shorter input
     /// took its place, `super::reduce`); its weight changes at the next
     /// refresh.
-    pub fn replace(&mut self, i: usize, size: usize, mut features: Vec<u32>) {
-        features.sort_unstable();
-        features.dedup();
-        features.retain(|&f| (f as usize) < self.hits.len());
+    pub fn replace(&mut self, i: usize, size: usize, features: Vec<u32>) {
+        let features = self.each_once(features);
         let e = &mut self.entries[i];
         self.work = self.work - e.features.len() + features.len();
         e.size = size;
         e.features = features;
+    }
+
+    /// An entry's features as kept: sorted, each once, those outside the
+    /// schedule's range left out.
+    fn each_once(&self, mut features: Vec<u32>) -> Vec<u32> {
+        features.sort_unstable();
+        features.dedup();
+        features.retain(|&f| (f as usize) < self.hits.len());
+        features
     }
 
     /// Records the features one execution reached (call for one execution
