@@ -108,6 +108,10 @@
 #                      (full mode keeps them in the committed files
 #                      bench/suite/campaign/{runs,timeline}.tsv: commit them
 #                      as a campaign goes, and it resumes from any clone)
+#   CAMPAIGN=NAME      full mode: keep the campaign in bench/suite/NAME/
+#                      (its logs in bench/out/suite/NAME/) instead of
+#                      bench/suite/campaign/, so that a campaign on new
+#                      terms or a new build leaves the others whole
 #   STOP_RERUNS        reruns of a run that ended early at a finding (2)
 #   RECORD=1           quick mode: also append the table to bench/RESULTS.md,
 #                      copy the plots to bench/suite/plots/ and the sitting's
@@ -241,7 +245,15 @@ if uses_afl440; then
     done
 fi
 
-mode_dir="$out/$mode"
+campaign="${CAMPAIGN:-campaign}"
+[[ "$campaign" =~ ^campaign[A-Za-z0-9._-]*$ ]] ||
+    die "CAMPAIGN must be a name starting with 'campaign' (a directory of bench/suite/), not '$campaign'"
+[ "$mode" = full ] || [ -z "${CAMPAIGN:-}" ] || die "CAMPAIGN is for full mode"
+if [ "$mode" = full ] && [ "$campaign" != campaign ]; then
+    mode_dir="$out/$campaign"
+else
+    mode_dir="$out/$mode"
+fi
 mkdir -p "$mode_dir"
 # Finished runs. quick: in bench/out, afresh each time (the sitting before
 # is kept whole in bench/out/suite/quick.prev until the next one starts:
@@ -252,7 +264,7 @@ mkdir -p "$mode_dir"
 results_cols='mode\tsecs\ttarget\tengine\trun\trc\twall\tcpu\texecs_per_sec\tedges\tcorpus\tbug_secs\tnote\tload0\tload1\tstarted\tfuzz_run'
 timeline_cols='secs\ttarget\tengine\trun\tseconds\tedges'
 if [ "$mode" = full ]; then
-    store="$suite/campaign"
+    store="$suite/$campaign"
 else
     store="$mode_dir"
 fi
