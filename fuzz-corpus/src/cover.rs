@@ -150,6 +150,19 @@ fn summary(r: &Report, old: Option<(&Vec<Entry>, &Hits)>, took: Duration) -> Str
 /// -diff's), the output's directory, the library's PC table, names and
 /// lines, and -lines' function.
 fn prepare(o: &Options) -> Result<Prepared, CliError> {
+    // The library first: a bad one is the one line said, before any
+    // warning about the corpus.
+    std::fs::metadata(o.lib).map_err(|e| CliError::io(o.lib, &e))?;
+    let worker = fuzz_cli::find_worker::path()?;
+    let table = read_pc_table(&worker, o.lib)?;
+    if table.is_empty() {
+        return Err(CliError::misuse(format!(
+            "{}: has no PC table to name covered blocks by: build it with \
+             -fsanitize-coverage=inline-8bit-counters,pc-table (or -fsanitize=fuzzer-no-link); \
+             trace-pc-guard and gcc's trace-pc builds have none",
+            fuzz_core::error::shown(o.lib)
+        )));
+    }
     let mut dirs = o.dirs.to_vec();
     if !o.seeds_only {
         dirs.extend(generated_corpus(o)?);
@@ -188,17 +201,6 @@ fn prepare(o: &Options) -> Result<Prepared, CliError> {
         } else {
             fuzz_cli::io::check_output_file(out, "-html")?;
         }
-    }
-    std::fs::metadata(o.lib).map_err(|e| CliError::io(o.lib, &e))?;
-    let worker = fuzz_cli::find_worker::path()?;
-    let table = read_pc_table(&worker, o.lib)?;
-    if table.is_empty() {
-        return Err(CliError::misuse(format!(
-            "{}: has no PC table to name covered blocks by: build it with \
-             -fsanitize-coverage=inline-8bit-counters,pc-table (or -fsanitize=fuzzer-no-link); \
-             trace-pc-guard and gcc's trace-pc builds have none",
-            fuzz_core::error::shown(o.lib)
-        )));
     }
     let ranges = pctable::functions(&table);
     let want_lines = o.html.is_some() || o.lines.is_some() || o.diff.is_some();

@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 /// A library file's bytes, for parsing its ELF: mapped read-only, so a
 /// parse touches only the pages it reads (a Rust library is often tens of
 /// MB, and a worker starting up parses it several times: read whole, each
-/// parse cost about 10 ms); read whole where the file cannot be mapped (a
-/// pipe).
+/// parse cost about 10 ms); read whole where the file cannot be mapped (an
+/// empty file, a file system without mmap). [`inspect`] refuses anything
+/// but a regular file before this opens it.
 pub enum FileBytes {
     Mapped(memmap2::Mmap),
     Read(Vec<u8>),
@@ -43,7 +44,7 @@ pub fn file_bytes(path: &Path) -> std::io::Result<FileBytes> {
         Ok(m) => Ok(FileBytes::Mapped(m)),
         Err(_) => {
             // From the file already open: the path opened again could be
-            // another file by now, or a FIFO with no writer left.
+            // another file by now.
             let mut bytes = Vec::new();
             std::io::Read::read_to_end(&mut &file, &mut bytes)?;
             Ok(FileBytes::Read(bytes))
@@ -132,6 +133,14 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     let meta = std::fs::metadata(path).map_err(|e| fuzz_core::error::describe(&e))?;
     if meta.is_dir() {
         return Err("is a directory, not a library".into());
+    }
+    // Opening a FIFO waits for a writer, and a device can be endless:
+    // only a regular file can be a library (dlopen maps it).
+    if !meta.is_file() {
+        let kind = fuzz_core::store::confined::kind(std::os::unix::fs::MetadataExt::mode(&meta));
+        return Err(format!(
+            "a {kind}, not a library (want a shared object file)"
+        ));
     }
     let data = file_bytes(path).map_err(|e| fuzz_core::error::describe(&e))?;
     if !data.starts_with(b"\x7fELF") {

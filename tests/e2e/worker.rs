@@ -1112,3 +1112,53 @@ fn each_failures_message_is_its_own() {
         }
     }
 }
+
+/// Once a bug: a FIFO named as the library hung every tool that takes one
+/// (opening it waits for a writer), and a device could be read without
+/// end. Each tool now refuses both in one line, exit 2, at once. (An input
+/// or corpus file that is a FIFO is read as cat reads it: `<(...)` works.)
+#[test]
+fn a_fifo_or_a_device_named_as_the_library_is_refused_at_once() {
+    let dir = tempdir();
+    let d = dir.path();
+    nix::unistd::mkfifo(&d.join("fifo.so"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.join("zero.so")).unwrap();
+    let input = raw(d, "input", b"x");
+    std::fs::create_dir(d.join("src")).unwrap();
+    for (lib, kind) in [("fifo.so", "a FIFO"), ("zero.so", "a character device")] {
+        let runs: [(&str, &[&str]); 8] = [
+            ("fuzz-worker", &["list", lib]),
+            ("fuzz-worker", &["run", lib, "-raw", input]),
+            ("fuzz-worker", &["bench", lib]),
+            ("fuzz-run", &[lib, "-fuzz", ".", "-fuzztime", "1x"]),
+            ("fuzz-run", &[lib]),
+            ("fuzz-minimize", &[lib, "-target", "FuzzX", input]),
+            ("fuzz-corpus", &["cover", lib, "."]),
+            ("fuzz-corpus", &["merge", "-lib", lib, "dst", "src"]),
+        ];
+        for (tool, args) in runs {
+            // Under timeout(1): a hang is exit 124, not a stalled suite.
+            let c = cmd(d, tool, args);
+            let mut t = Command::new("timeout");
+            t.arg("30").arg(c.get_program()).args(c.get_args());
+            t.current_dir(d);
+            for (k, v) in c.get_envs() {
+                match v {
+                    Some(v) => t.env(k, v),
+                    None => t.env_remove(k),
+                };
+            }
+            let r = run_command(t);
+            assert_eq!(
+                r.code,
+                2,
+                "BUG: {tool} {args:?} (124 is a hang): {}{}",
+                r.out(),
+                r.stderr
+            );
+            r.one_line_error(tool, lib);
+            assert!(r.stderr.contains(kind), "{tool} {args:?}: {}", r.stderr);
+            assert!(!d.join("dst").exists(), "{tool} {args:?} made dst");
+        }
+    }
+}

@@ -61,7 +61,9 @@ fn plain(c: &str) -> bool {
     !c.is_empty() && c != "." && c != ".." && !c.contains(['/', '\0'])
 }
 
-fn kind(mode: u32) -> &'static str {
+/// What a file of mode `mode` (`st_mode`) is, when it is not a regular
+/// file: "FIFO", "character device", ... (for messages).
+pub fn kind(mode: u32) -> &'static str {
     match SFlag::from_bits_truncate(mode & SFlag::S_IFMT.bits()) {
         SFlag::S_IFIFO => "FIFO",
         SFlag::S_IFCHR => "character device",
