@@ -271,10 +271,9 @@ fn shorter_inputs_take_the_place_of_their_entries() {
             on,
         ];
         let r = fuzz(&w, &lib, &args).expect(0);
-        let end: serde_json::Value = r
-            .out()
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        let events = json_events(&r);
+        let end = events
+            .iter()
             .find(|v| v["event"] == "end")
             .unwrap_or_else(|| panic!("no end event: {}", r.out()));
         end["reduced"].as_u64().unwrap_or_else(|| panic!("{end}"))
