@@ -1125,6 +1125,8 @@ fn a_fifo_or_a_device_named_as_the_library_is_refused_at_once() {
     std::os::unix::fs::symlink("/dev/zero", d.join("zero.so")).unwrap();
     let input = raw(d, "input", b"x");
     std::fs::create_dir(d.join("src")).unwrap();
+    let before = snapshot(d);
+    let marker = format!("FUZZ_TEST_MARK=fifo-{}", std::process::id());
     for (lib, kind) in [("fifo.so", "a FIFO"), ("zero.so", "a character device")] {
         let runs: [(&str, &[&str]); 8] = [
             ("fuzz-worker", &["list", lib]),
@@ -1141,7 +1143,8 @@ fn a_fifo_or_a_device_named_as_the_library_is_refused_at_once() {
             let c = cmd(d, tool, args);
             let mut t = Command::new("timeout");
             t.arg("30").arg(c.get_program()).args(c.get_args());
-            t.current_dir(d);
+            t.current_dir(d)
+                .env("FUZZ_TEST_MARK", &marker["FUZZ_TEST_MARK=".len()..]);
             for (k, v) in c.get_envs() {
                 match v {
                     Some(v) => t.env(k, v),
@@ -1159,6 +1162,12 @@ fn a_fifo_or_a_device_named_as_the_library_is_refused_at_once() {
             r.one_line_error(tool, lib);
             assert!(r.stderr.contains(kind), "{tool} {args:?}: {}", r.stderr);
             assert!(!d.join("dst").exists(), "{tool} {args:?} made dst");
+            assert!(
+                snapshot(d) == before,
+                "{tool} {args:?} changed the directory"
+            );
+            let left = marked_processes(&marker);
+            assert!(left.is_empty(), "{tool} {args:?} left {left:?}");
         }
     }
 }
