@@ -540,6 +540,7 @@ pub mod tests {
                 cross_over: true,
                 len_control: 100,
                 auto_dict: true,
+                code_strings: true,
                 ascii_num: true,
                 size_weight: true,
                 ..Search::GO

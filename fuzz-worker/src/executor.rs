@@ -34,6 +34,10 @@ pub struct Executor {
     /// Words of the target's machine code (`fuzz_core::search::codewords`), part
     /// of the automatic dictionary.
     pub code_words: Vec<Vec<u8>>,
+    /// String constants of the target's machine code
+    /// (`fuzz_core::search::codestrings`), a dictionary of their own
+    /// (`-code_strings`).
+    pub code_strings: Vec<Vec<u8>>,
     /// The target's own mutators, when it has any.
     pub custom: Option<Custom>,
     /// The same target built with comparison tracing (`-cmp_lib`), run
@@ -81,6 +85,7 @@ impl Executor {
             module,
             dict: Vec::new(),
             code_words: Vec::new(),
+            code_strings: Vec::new(),
             custom: None,
             cmp_function: None,
             features: Vec::with_capacity(1 << 12),

@@ -17,7 +17,9 @@
 //!   `fuzz_mutate_NAME`),
 //! - and writes comparison operands (`use_cmp`) and dictionary words into
 //!   a share of the inputs, keeping the operands that led to new coverage
-//!   as words of an automatic dictionary (`auto_dict`),
+//!   as words of an automatic dictionary (`auto_dict`), and string
+//!   constants read from the target's code (`code_strings`,
+//!   `fuzz_core::search::codestrings`),
 //! - and writes whole characters outside ASCII into arguments that are
 //!   valid UTF-8 (`utf8`, `fuzz_core::search::utf8`),
 //! - and changes numbers written as decimal text as numbers (`ascii_num`,
@@ -94,6 +96,10 @@ const UTF8_ONE_IN: usize = 16;
 /// One mutation in this many changes a number written as text
 /// (`-ascii_num`).
 const ASCII_NUM_ONE_IN: usize = 16;
+/// One mutation in this many writes a string constant of the target's
+/// code (`-code_strings`): a dictionary of its own, so its few hundred
+/// words do not thin out the others.
+const CODE_STRINGS_ONE_IN: usize = 32;
 /// With `-stack`, each input of a chain gets 1 to 2^k more mutations, k
 /// below this, drawn for each chain.
 const STACK_POW2: usize = 4;
@@ -446,7 +452,17 @@ impl Fuzzer {
         if exec.custom.is_some() && !values.is_empty() {
             if self.words_stale {
                 let code = exec.code_words.iter().filter(|_| auto);
-                crate::mutate::set_words(exec.dict.iter().chain(&self.auto_dict).chain(code));
+                let strings = exec
+                    .code_strings
+                    .iter()
+                    .filter(|_| slice.search.code_strings);
+                let words = exec
+                    .dict
+                    .iter()
+                    .chain(&self.auto_dict)
+                    .chain(code)
+                    .chain(strings);
+                crate::mutate::set_words(words);
                 self.words_stale = false;
             }
             let rng = mutator.rng_mut();
@@ -467,6 +483,16 @@ impl Fuzzer {
         if slice.search.ascii_num && mutator.rng_mut().intn(ASCII_NUM_ONE_IN) == 0 {
             let rng = mutator.rng_mut();
             if fuzz_core::search::asciinum::mutate(values, rng, cap) {
+                return;
+            }
+        }
+        if slice.search.code_strings
+            && !exec.code_strings.is_empty()
+            && mutator.rng_mut().intn(CODE_STRINGS_ONE_IN) == 0
+        {
+            let rng = mutator.rng_mut();
+            let word = &exec.code_strings[rng.intn(exec.code_strings.len())];
+            if fuzz_core::search::hints::place_word(values, word, rng, cap) {
                 return;
             }
         }
@@ -680,6 +706,7 @@ mod tests {
                 entropic: true,
                 len_control,
                 auto_dict: true,
+                code_strings: true,
                 utf8: true,
                 ascii_num: true,
                 size_weight: true,

@@ -349,7 +349,9 @@ fn serving_executor(
         Some(shm),
     );
     exec.dict = words;
-    exec.code_words = library::code_words(&lib.path);
+    let constants = library::code_constants(&lib.path);
+    exec.code_words = constants.words;
+    exec.code_strings = constants.strings;
     exec.custom = Some(custom::Custom::load(lib).for_kind(&target.kind)).filter(|c| !c.is_empty());
     let cmp_lib = cmp_lib.map(|(cmp, cmp_target)| {
         exec.cmp_function = Some(cmp.function(&cmp_target));

@@ -213,32 +213,61 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     })
 }
 
-/// The dictionary words of the library's x86-64 machine code
-/// (`fuzz_core::search::codewords`): none for other architectures, or when the
-/// file cannot be read again.
-pub fn code_words(path: &Path) -> Vec<Vec<u8>> {
-    use object::ObjectSection;
+/// Dictionary words read from the library's x86-64 machine code: none for
+/// other architectures, or when the file cannot be read again.
+#[derive(Default)]
+pub struct CodeConstants {
+    /// Constants of comparisons no callback shows
+    /// (`fuzz_core::search::codewords`).
+    pub words: Vec<Vec<u8>>,
+    /// String constants handed over with their length
+    /// (`fuzz_core::search::codestrings`).
+    pub strings: Vec<Vec<u8>>,
+}
+
+/// The library's [`CodeConstants`].
+pub fn code_constants(path: &Path) -> CodeConstants {
+    use object::{ObjectSection, SectionKind};
+    let mut out = CodeConstants::default();
     let Ok(data) = file_bytes(path) else {
-        return Vec::new();
+        return out;
     };
     let Ok(file) = object::File::parse(&*data) else {
-        return Vec::new();
+        return out;
     };
     if file.architecture() != object::Architecture::X86_64 {
-        return Vec::new();
+        return out;
     }
-    let mut words: Vec<Vec<u8>> = Vec::new();
-    for section in file.sections() {
-        if section.kind() != object::SectionKind::Text {
-            continue;
+    let rodata: Vec<(u64, &[u8])> = file
+        .sections()
+        .filter(|s| {
+            matches!(
+                s.kind(),
+                SectionKind::ReadOnlyData | SectionKind::ReadOnlyString
+            )
+        })
+        .filter_map(|s| Some((s.address(), s.data().ok()?)))
+        .collect();
+    let read = |addr: u64, len: usize| {
+        rodata.iter().find_map(|&(start, bytes)| {
+            let at = usize::try_from(addr.checked_sub(start)?).ok()?;
+            bytes.get(at..at.checked_add(len)?)
+        })
+    };
+    for section in file.sections().filter(|s| s.kind() == SectionKind::Text) {
+        let code = section.data().unwrap_or_default();
+        for w in fuzz_core::search::codewords::words(code) {
+            if !out.words.contains(&w) {
+                out.words.push(w);
+            }
         }
-        for w in fuzz_core::search::codewords::words(section.data().unwrap_or_default()) {
-            if !words.contains(&w) {
-                words.push(w);
+        for w in fuzz_core::search::codestrings::strings(code, section.address(), read) {
+            if !out.strings.contains(&w) {
+                out.strings.push(w);
             }
         }
     }
-    words
+    out
 }
 
 impl Inspection {

@@ -333,6 +333,20 @@ pub struct Search {
     ))]
     pub auto_dict: bool,
 
+    /// Now and then write a string constant the target's x86-64 code hands over with its length (a
+    /// map's key, a keyword, a constant memcmp's bytes: `params.get("phone-context")`) into a
+    /// []byte or string argument (1), or never (0, the default). Such a key reaches no comparison
+    /// until an input holds it when the code looks it up in a hashed map. The constants are read
+    /// from the library once per worker: printable, no spaces, 2 to 32 bytes.
+    #[cfg_attr(feature = "clap", arg(
+        long = "code_strings",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
+    pub code_strings: bool,
+
     /// Now and then write a whole character outside ASCII (two to four bytes of UTF-8: é, Ж, 日, 😀)
     /// into a []byte or string argument that is valid UTF-8, inserted or in place of one (1), or
     /// never (0, the default). Byte mutations almost never make such a character, and a target that
@@ -445,6 +459,7 @@ impl Search {
         cross_over: false,
         len_control: 0,
         auto_dict: false,
+        code_strings: false,
         utf8: false,
         ascii_num: false,
         size_weight: false,
@@ -637,6 +652,7 @@ mod tests {
                 entropic: true,
                 len_control: 100,
                 auto_dict: true,
+                code_strings: true,
                 utf8: true,
                 ascii_num: true,
                 size_weight: true,
