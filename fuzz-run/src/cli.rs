@@ -48,7 +48,8 @@ use std::path::PathBuf;
         (each switched with its flag): comparison operands written into inputs (-use_cmp; -cmp_lib \
         takes them from a second build with trace-cmp, so that LIB can be built without it and run \
         faster), an automatic dictionary of the operands that paid off and of the wide constants \
-        in the target's code (-auto_dict), dictionary words (-dict), whole UTF-8 characters \
+        in the target's code (-auto_dict), the string constants the code hands over with their \
+        length (-code_strings 1, off by default), dictionary words (-dict), whole UTF-8 characters \
         written into text (-utf8 1, off by default), numbers written as text changed as numbers \
         (-ascii_num 1, off by default), each comparison's outcome counted as coverage \
         (-cmp_outcomes 1, off by default), several mutations stacked on each input (-stack 1, \

@@ -467,6 +467,24 @@ fn the_code_s_wide_constants_find_what_no_comparison_shows() {
 }
 
 #[test]
+fn the_code_s_string_constants_find_a_key_looked_up_in_a_hashed_map() {
+    // FuzzParams looks the key "session-token" up in a HashMap: a name
+    // reaches the interposed bcmp only when its hash shares the key's
+    // bucket, so no comparison operand leads there. The code hands the key
+    // over as a pointer and a length, which -code_strings reads.
+    let crasher = finds_within_30s(
+        "librust_cmp.so",
+        "FuzzParams",
+        "empty session token",
+        &["-code_strings", "1"],
+    );
+    assert!(String::from_utf8_lossy(&crasher).contains("session-token"));
+    // Without it (the default), nothing in 5 s (nor in 60 s, tried by
+    // hand): the control.
+    finds_nothing("librust_cmp.so", "FuzzParams", "5s", &[]);
+}
+
+#[test]
 fn a_dictionary_word_finds_what_no_comparison_shows() {
     // The same bug with the automatic dictionary off: a -dict word.
     let w = Work::new();

@@ -353,13 +353,22 @@ fn cmp_examples_known_inputs_crash_and_fail() {
     let magic = known_input("rust_cmp.FuzzMagic");
     let near = v1(d, "near.v1", &["[]byte(\"MAGIC_1235\")"]);
     let lib = example_lib("librust_cmp.so");
-    let rep = run_inputs(d, &lib, None, &[], &[near, &magic], 1);
+    let rep = run_inputs(d, &lib, Some("FuzzMagic"), &[], &[near, &magic], 1);
     assert_ok(&rep[0], "FuzzMagic(MAGIC_1235)");
     assert!(rep[1].outcome.starts_with("failed:"), "{}", rep[1].all());
     has(&rep[1].all(), "magic payload reached");
     let fixed = example_lib("librust_cmp_fixed.so");
-    let rep = run_inputs(d, &fixed, None, &[], &[&magic], 0);
+    let rep = run_inputs(d, &fixed, Some("FuzzMagic"), &[], &[&magic], 0);
     assert_ok(&rep[0], "FuzzMagic on the fixed build");
+
+    let params = known_input("rust_cmp.FuzzParams");
+    let full = v1(d, "full.v1", &["[]byte(\"a=1;session-token=x\")"]);
+    let rep = run_inputs(d, &lib, Some("FuzzParams"), &[], &[full, &params], 1);
+    assert_ok(&rep[0], "FuzzParams(a=1;session-token=x)");
+    assert!(rep[1].outcome.starts_with("failed:"), "{}", rep[1].all());
+    has(&rep[1].all(), "empty session token");
+    let rep = run_inputs(d, &fixed, Some("FuzzParams"), &[], &[&params], 0);
+    assert_ok(&rep[0], "FuzzParams on the fixed build");
 }
 
 // ------------------------------------------------------------- misbehave
