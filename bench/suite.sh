@@ -61,6 +61,8 @@
 #                            input of a chain; off by default)
 #   fuzz-run-no-reduce-inputs  -reduce_inputs=0 (entries keep the length they
 #                            were found with)
+#   fuzz-run-code-strings    -code_strings=1 (string constants of the code as
+#                            a dictionary; off by default)
 #   fuzz-run-dict            -dict bench/suite/dict/TARGET.dict (not cmp)
 #   fuzz-run-cmp-lib         a build without trace-cmp (fr-fast/), with the
 #                            trace-cmp build as -cmp_lib (AFL++'s CmpLog way)
@@ -164,7 +166,7 @@ all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
 fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-cmp-outcomes \
 fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-fresh-first fuzz-run-cull fuzz-run-stack \
-fuzz-run-no-reduce-inputs \
+fuzz-run-no-reduce-inputs fuzz-run-code-strings \
 fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 # Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
@@ -331,6 +333,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-cull) echo cull ;;
     fuzz-run-stack) echo stack ;;
     fuzz-run-no-reduce-inputs) echo reduce_inputs ;;
+    fuzz-run-code-strings) echo code_strings ;;
     fuzz-run-dict) echo dict ;;
     fuzz-run-cmp-lib) echo cmp_lib ;;
     esac
@@ -787,6 +790,7 @@ attempt() {
         fuzz-run-cull) cmd+=(-cull=1) ;;
         fuzz-run-stack) cmd+=(-stack=1) ;;
         fuzz-run-no-reduce-inputs) cmd+=(-reduce_inputs=0) ;;
+        fuzz-run-code-strings) cmd+=(-code_strings=1) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;
         fuzz-run-sync2) cmd=("$suite/pair.sh" "$d/sync" "${cmd[@]}") ;;
