@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes our own parsers with our own tools: builds fuzz/self (the v1
-# codec, dictionaries, durations, type lists, the code-word scanner as
-# typed targets) with the
+# codec, dictionaries, durations, type lists, the code-word and
+# code-string scanners as typed targets) with the
 # sancov flags and runs fuzz-run on each target for SECONDS (default 60),
 # seeded with Go's hand-written vectors for the codec.
 set -euo pipefail
@@ -21,7 +21,7 @@ cd "$out"
 "$root/target/release/fuzz-convert" import -target FuzzDecode -testdata testdata \
     "$root/tests/data/vectors/hand" >/dev/null 2>&1 || true
 status=0
-for t in FuzzDecode FuzzDict FuzzDuration FuzzTypes FuzzCodeWords; do
+for t in FuzzDecode FuzzDict FuzzDuration FuzzTypes FuzzCodeWords FuzzCodeStrings; do
     echo "== $t" >&2
     "$root/target/release/fuzz-run" -fuzz "^$t\$" -fuzztime "${secs}s" -fuzzcachedir cache \
         libfuzz_self.so || status=1

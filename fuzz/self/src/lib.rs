@@ -32,6 +32,18 @@ fuzz_target!(FuzzTypes, |text: &str| {
 
 fuzz_target!(FuzzCodeWords, |code: &[u8]| {
     for w in fuzz_core::search::codewords::words(code) {
-        assert!(w.len() >= 8, "a word starts with an 8-byte immediate");
+        assert!(w.len() >= 3, "a word is three bytes or more (\"GIF\")");
+    }
+});
+
+// The code doubles as the read-only data, both at address `addr`.
+fuzz_target!(FuzzCodeStrings, |addr: u64, code: &[u8]| {
+    let rodata = |at: u64, n: usize| {
+        let start = usize::try_from(at.wrapping_sub(addr)).ok()?;
+        code.get(start..start.checked_add(n)?)
+    };
+    for w in fuzz_core::search::codestrings::strings(code, addr, rodata) {
+        assert!(w.len() >= 2 && w.len() <= 32, "a word of 2 to 32 bytes");
+        assert!(w.iter().all(|c| c.is_ascii_graphic()), "printable, no space");
     }
 });
