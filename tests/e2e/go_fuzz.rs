@@ -505,10 +505,14 @@ fn comparison_feedback_and_keepfuzzing_work_on_go_fuzz_tests() {
         "{}",
         r.out()
     );
-    // Without them, not in seconds.
+    // Without them (nor the code's strings), not in seconds.
     std::fs::remove_dir_all(pkg.dir().join("testdata")).unwrap();
-    pkg.fuzz("^FuzzCompare$", "10s", &["-use_cmp", "0"])
-        .expect(0);
+    pkg.fuzz(
+        "^FuzzCompare$",
+        "10s",
+        &["-use_cmp", "0", "-code_strings", "0"],
+    )
+    .expect(0);
     // Two bugs at two sites: -keepfuzzing keeps one crasher for each.
     let r = pkg
         .fuzz("^FuzzTwoBugs$", "20s", &["-keepfuzzing"])

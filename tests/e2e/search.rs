@@ -6,8 +6,8 @@
 //! just past 16 bits as text; comparison outcomes counted as coverage
 //! (-cmp_outcomes) climb a chain of decisions no edge shows. The targets
 //! are built with gcc's trace-pc alone (the last with clang's trace-cmp,
-//! which it needs) and fuzzed with -use_cmp 0, so no comparison operand
-//! gives the answer away. Each test has its control: the same seeded
+//! which it needs) and fuzzed with -use_cmp 0 and -code_strings 0, so no
+//! comparison operand or string of the code gives the answer away. Each test has its control: the same seeded
 //! runs, as many executions, with the switch off, find nothing;
 //! bench/search.sh times both (minutes, not seconds).
 
@@ -16,9 +16,18 @@ use crate::work::Work;
 use std::time::{Duration, Instant};
 
 /// fuzz-run -fuzz . on `lib` in `w` (its testdata, its own cache), one
-/// worker, no comparison feedback.
+/// worker, no comparison feedback and no strings read from the code.
 fn fuzz(w: &Work, lib: &str, args: &[&str]) -> Run {
-    let search = ["-fuzz", ".", "-parallel", "1", "-use_cmp", "0"];
+    let search = [
+        "-fuzz",
+        ".",
+        "-parallel",
+        "1",
+        "-use_cmp",
+        "0",
+        "-code_strings",
+        "0",
+    ];
     w.fuzz(lib, &[&search[..], args].concat())
 }
 
