@@ -20,6 +20,7 @@
 pub mod duration;
 pub mod error;
 pub mod format;
+pub mod image;
 pub mod run_events;
 pub mod search;
 pub mod store;

@@ -10,6 +10,7 @@
 //! serves the line table's rows to `source_lines.rs`.
 
 use addr2line::gimli;
+use fuzz_core::image::Sections;
 use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
 use std::borrow::Cow;
 use std::path::Path;
@@ -38,9 +39,9 @@ pub struct Lookup<'d> {
     syms: Vec<FnSym<'d>>,
     ctx: Option<Context<'d>>,
     /// The executable sections' addresses and bytes.
-    code: Vec<(u64, &'d [u8])>,
+    code: Sections<'d>,
     /// The read-only data sections' (where jump tables are).
-    rodata: Vec<(u64, &'d [u8])>,
+    rodata: Sections<'d>,
     /// Whether the code is x86-64, the one machine `machine_flow.rs` reads.
     x86_64: bool,
 }
@@ -121,20 +122,13 @@ impl Lookup<'_> {
         if !self.x86_64 || hi <= lo {
             return None;
         }
-        self.code.iter().find_map(|&(at, bytes)| {
-            let start = usize::try_from(lo.checked_sub(at)?).ok()?;
-            let end = usize::try_from(hi - at).ok()?;
-            bytes.get(start..end)
-        })
+        self.code.bytes(lo, usize::try_from(hi - lo).ok()?)
     }
 
     /// The 32-bit little-endian word at `at` in read-only data.
     pub fn rodata_i32(&self, at: u64) -> Option<i32> {
-        self.rodata.iter().find_map(|&(base, bytes)| {
-            let start = usize::try_from(at.checked_sub(base)?).ok()?;
-            let word = bytes.get(start..start.checked_add(4)?)?;
-            Some(i32::from_le_bytes(word.try_into().ok()?))
-        })
+        let word = self.rodata.bytes(at, 4)?;
+        Some(i32::from_le_bytes(word.try_into().ok()?))
     }
 
     /// Whether the library has DWARF debug information.

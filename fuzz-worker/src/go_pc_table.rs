@@ -25,7 +25,7 @@ pub fn pc_table(path: &Path) -> Result<Vec<PcEntry>, String> {
         .section_by_name("__sancov_cntrs")
         .ok_or("no __sancov_cntrs section: not built with Go's libFuzzer instrumentation")?;
     let (lo, hi) = (counters.address(), counters.address() + counters.size());
-    let code: Vec<(u64, &[u8])> = file
+    let code: fuzz_core::image::Sections = file
         .sections()
         .filter(|s| s.kind() == object::SectionKind::Text)
         .filter_map(|s| Some((s.address(), s.data().ok()?)))
@@ -40,10 +40,10 @@ pub fn pc_table(path: &Path) -> Result<Vec<PcEntry>, String> {
     let mut seen = vec![false; counters.size() as usize];
     let mut out = Vec::new();
     for (start, size) in functions {
-        let Some(bytes) = code.iter().find_map(|&(at, bytes)| {
-            let from = usize::try_from(start.checked_sub(at)?).ok()?;
-            bytes.get(from..from.checked_add(usize::try_from(size).ok()?)?)
-        }) else {
+        let Some(bytes) = usize::try_from(size)
+            .ok()
+            .and_then(|n| code.bytes(start, n))
+        else {
             continue;
         };
         let mut first = true;

@@ -238,7 +238,7 @@ pub fn code_constants(path: &Path) -> CodeConstants {
     if file.architecture() != object::Architecture::X86_64 {
         return out;
     }
-    let rodata: Vec<(u64, &[u8])> = file
+    let rodata: fuzz_core::image::Sections = file
         .sections()
         .filter(|s| {
             matches!(
@@ -248,12 +248,7 @@ pub fn code_constants(path: &Path) -> CodeConstants {
         })
         .filter_map(|s| Some((s.address(), s.data().ok()?)))
         .collect();
-    let read = |addr: u64, len: usize| {
-        rodata.iter().find_map(|&(start, bytes)| {
-            let at = usize::try_from(addr.checked_sub(start)?).ok()?;
-            bytes.get(at..at.checked_add(len)?)
-        })
-    };
+    let read = |addr: u64, len: usize| rodata.bytes(addr, len);
     for section in file.sections().filter(|s| s.kind() == SectionKind::Text) {
         let code = section.data().unwrap_or_default();
         for w in fuzz_core::search::codewords::words(code) {

@@ -123,12 +123,17 @@ mod tests {
         v
     }
 
+    /// `mov $len,%edx`.
+    fn mov_edx(len: u8) -> [u8; 5] {
+        [0xba, len, 0, 0, 0]
+    }
+
     #[test]
     fn a_key_passed_with_its_length_is_a_word() {
         // What rustc made of phonenumber's params.get("phone-context"):
         // lea -0xd3a5a(%rip),%r14; mov $0xd,%edx; mov %r14,%rsi; call.
         let mut code = lea_r14(0, 3);
-        code.extend_from_slice(&[0xba, 0x0d, 0, 0, 0]);
+        code.extend_from_slice(&mov_edx(0x0d));
         code.extend_from_slice(&[0x4c, 0x89, 0xf6, 0xe8, 0, 0, 0, 0]);
         assert_eq!(strings(&code, 0x2000, rodata), [b"phone-context".to_vec()]);
     }
@@ -147,31 +152,31 @@ mod tests {
     fn messages_far_pairs_and_other_addresses_make_no_words() {
         // A constant with a space ("context a").
         let mut code = lea_r14(0, 8);
-        code.extend_from_slice(&[0xba, 9, 0, 0, 0]);
+        code.extend_from_slice(&mov_edx(9));
         code.extend_from_slice(&[0x90; WINDOW + 1]);
         // A length of 1 and one above MAX_LEN.
         code.extend_from_slice(&lea_r14(code.len(), 0));
-        code.extend_from_slice(&[0xba, 1, 0, 0, 0]);
-        code.extend_from_slice(&[0xba, MAX_LEN as u8 + 1, 0, 0, 0]);
+        code.extend_from_slice(&mov_edx(1));
+        code.extend_from_slice(&mov_edx(MAX_LEN as u8 + 1));
         code.extend_from_slice(&[0x90; WINDOW + 1]);
         // A pair further apart than WINDOW.
         code.extend_from_slice(&lea_r14(code.len(), 3));
         code.extend_from_slice(&[0x90; WINDOW]);
-        code.extend_from_slice(&[0xba, 0x0d, 0, 0, 0]);
+        code.extend_from_slice(&mov_edx(0x0d));
         code.extend_from_slice(&[0x90; WINDOW + 1]);
         // An address outside read-only data.
         code.extend_from_slice(&lea_r14(code.len(), 0x8000));
-        code.extend_from_slice(&[0xba, 4, 0, 0, 0]);
+        code.extend_from_slice(&mov_edx(4));
         assert!(strings(&code, 0x2000, rodata).is_empty());
     }
 
     #[test]
     fn a_constant_found_twice_is_one_word() {
         let mut code = lea_r14(0, 0);
-        code.extend_from_slice(&[0xba, 3, 0, 0, 0]);
+        code.extend_from_slice(&mov_edx(3));
         code.extend_from_slice(&[0x90; WINDOW + 1]);
         code.extend_from_slice(&lea_r14(code.len(), 0));
-        code.extend_from_slice(&[0xba, 3, 0, 0, 0]);
+        code.extend_from_slice(&mov_edx(3));
         assert_eq!(strings(&code, 0x2000, rodata), [b"ext".to_vec()]);
     }
 
