@@ -34,6 +34,12 @@
 #                     counting builds of the targets (the harness wrapped by a
 #                     shim that counts calls and input bytes) and print the
 #                     mean input length each engine executes; default 0 (off)
+#   RECORD=1          append a row per (target, engine) to the committed
+#                     table bench/vs-libfuzzer-runs.tsv (start, seconds,
+#                     engine, execs/s, CPU share, edges, corpus files, exit,
+#                     input limit, load before and after, fuzz-run's commit):
+#                     the raw data of a quoted rate; run it three times for
+#                     medians (bench/README.md says how they are read)
 #
 # Installs clang-19 and libclang-rt-19-dev with apt-get when missing (as
 # root, or through sudo). Everything it builds and every run's logs are in
@@ -89,6 +95,9 @@ mkdir -p "$out"
 bin="$out/bin"
 if [ -n "${FUZZ_BIN:-}" ]; then
     from="$(cd "$FUZZ_BIN" && pwd)" || die "FUZZ_BIN: no directory $FUZZ_BIN"
+    # A path of this machine is no record: relative to the repository when
+    # it is inside, with the commit checked out.
+    built_from="FUZZ_BIN=${FUZZ_BIN#"$root"/} at git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
 else
     note "building fuzz-run, fuzz-worker, fuzz-convert (release)"
     cargo build --release --quiet --manifest-path "$root/Cargo.toml" \
@@ -424,6 +433,7 @@ rm -rf "$runs"
 mkdir -p "$runs"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 printf -v started '%(%Y-%m-%d %H:%M:%S %Z)T' -1
+started_utc="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 note "$secs s per run; load average before: $load_before"
 for t in $targets; do
     run_fuzzrun "$t" "$t" "$secs" "$runs/$t"
@@ -434,6 +444,21 @@ for t in $targets; do
     R[$t.lf_edges]="$(replay_edges "$t" "$out/seeds/$t" "$runs/$t/lf-corpus")"
 done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ------------------------------------------ the committed rows (RECORD=1)
+if [ "${RECORD:-0}" != 0 ]; then
+    table="$here/vs-libfuzzer-runs.tsv"
+    [ -s "$table" ] || printf 'started\tsecs\ttarget\tengine\texecs_per_sec\tcpu\tedges\tcorpus\trc\tmax_len\tload0\tload1\tfuzz_run\n' >"$table"
+    for t in $targets; do
+        for e in fr lf; do
+            printf '%s\t' "$started_utc" "$secs" "$t" "$([ $e = fr ] && echo fuzz-run || echo libfuzzer)" \
+                "${R[$t.${e}_eps]:-}" "${R[$t.${e}_cpu]:-}" "${R[$t.${e}_edges]:-}" "${R[$t.${e}_n]:-}" \
+                "${R[$t.${e}_rc]:-}" "$max_len" "${load_before%% *}" "${load_after%% *}" >>"$table"
+            printf '%s\n' "$(cat "$bin/built-from" 2>/dev/null || echo '?')" >>"$table"
+        done
+    done
+    note "rows appended to ${table#"$root"/} (commit it)"
+fi
 
 # -------------------------------------------- input lengths (LENGTHS=S)
 if [ "$lengths" != 0 ]; then
