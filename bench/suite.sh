@@ -83,6 +83,15 @@
 #   fuzz-run-parallel2       one fuzz-run, -parallel 2: two CPUs, not in the
 #                            default selection (bench/suite/scaling.py sets
 #                            both beside fuzz-run on one CPU)
+#   libfuzzer-jobs2          libFuzzer -jobs=2 -workers=2: two processes
+#                            sharing its corpus directory (each reloads what
+#                            the other wrote); two CPUs, not in the default
+#   aflpp440-ms2             two AFL++ 4.40c instances as aflpp440, -M main and
+#                            -S second in one output directory (AFL++'s own
+#                            parallel mode); two CPUs, not in the default;
+#                            its corpus is the union of their queues
+#                            (scaling.py sets these two beside libfuzzer and
+#                            aflpp440 on one CPU)
 #   go                       Go's own fuzzer (go test -fuzz -parallel 1) on the
 #                            same job done by Go's standard library, where
 #                            it has one: zlib (compress/zlib), serde_json
@@ -170,7 +179,7 @@ fuzz-run-no-reduce-inputs fuzz-run-code-strings \
 fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 # Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
-wide_engines="fuzz-run-sync2 fuzz-run-parallel2"
+wide_engines="fuzz-run-sync2 fuzz-run-parallel2 libfuzzer-jobs2 aflpp440-ms2"
 targets="${TARGETS:-$all_targets}"
 engines_explicit="${ENGINES:-}"
 engines="${ENGINES:-$all_engines}"
@@ -187,7 +196,7 @@ for e in $engines; do
 done
 uses() { [[ " $engines " == *" $1 "* ]]; }
 uses_afl() { uses aflpp || uses aflpp-cmplog; }
-uses_afl440() { uses aflpp440 || uses aflpp440-cmplog; }
+uses_afl440() { uses aflpp440 || uses aflpp440-cmplog || uses aflpp440-ms2; }
 go_twin() { # target -> the Go fuzz test doing its job, and its file
     case "$1" in
     zlib) echo "FuzzZlib zlib_test.go" ;;
@@ -684,7 +693,19 @@ snapshot() {
     fuzz-run-sync2) from="$d/sync/$t" ;;  # the union the pair published
     fuzz-run*) from="$d/cache" depth=3 ;; # cache/<library id>/<target>/
     go) from="$go_cache" ;;                 # set by attempt
-    libfuzzer) from="$d/corpus" ;;
+    libfuzzer*) from="$d/corpus" ;;
+    aflpp440-ms2)
+        # Each instance's queue in a directory of its own (their file names
+        # may be alike); the meter reads directories recursively.
+        local q
+        for q in "$d"/afl/*/queue; do
+            [ -d "$q" ] || continue
+            mkdir -p "$dest/$(basename "$(dirname "$q")")"
+            find "$q" -mindepth 1 -maxdepth 1 -type f ! -name '.*' \
+                -exec cp -t "$dest/$(basename "$(dirname "$q")")" {} + 2>/dev/null || true
+        done
+        return 0
+        ;;
     aflpp*) from="$d/afl/default/queue" ;;
     esac
     [ -d "$from" ] || return 0
@@ -728,7 +749,7 @@ cg_done() { # dir -> CPU seconds used in it (nothing without one); removes it
 stop_at_hang() {
     case "$1" in aflpp*) ;; *) return 0 ;; esac
     [ ! -e "$2/hang-stop" ] || return 0
-    compgen -G "$2/afl/default/hangs/id:*" >/dev/null || return 0
+    compgen -G "$2/afl/*/hangs/id:*" >/dev/null || return 0
     touch "$2/hang-stop"
     pkill -INT -P "$3" 2>/dev/null || true
 }
@@ -768,10 +789,11 @@ attempt() {
     fuzz-run*)
         mkdir -p "$d/testdata/fuzz"
         cp -r "$out/seeds-v1/fuzz/$t" "$d/testdata/fuzz/$t"
-        local par=1
+        local par=1 cache="$d/cache"
         [ "$e" != fuzz-run-parallel2 ] || par=2
+        [ "$e" != fuzz-run-sync2 ] || cache="$d/cache/{i}" # two.sh: one each
         cmd=("$bin/fuzz-run" -fuzz "^$t\$" -fuzztime "${secs}s" -parallel "$par" -max_len "$max_len"
-            -testdata "$d/testdata" -fuzzcachedir "$d/cache" -json)
+            -testdata "$d/testdata" -fuzzcachedir "$cache" -json)
         # Its defaults are the suite's terms: -timeout 10s, and the run
         # ends at its first finding.
         lib="$build/$t/fr/lib$t.so"
@@ -793,14 +815,21 @@ attempt() {
         fuzz-run-code-strings) cmd+=(-code_strings=1) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;
-        fuzz-run-sync2) cmd=("$suite/pair.sh" "$d/sync" "${cmd[@]}") ;;
+        fuzz-run-sync2)
+            # As two machines of a fleet: each its own cache, one -sync
+            # directory between them.
+            cmd=("$suite/two.sh" "" "" -- "${cmd[@]}" -sync "$d/sync" -sync_id "{i}" -sync_interval 10s)
+            ;;
         esac
         cmd+=("$lib")
         ;;
-    libfuzzer)
+    libfuzzer*)
         mkdir -p "$d/corpus"
         cmd=("$build/$t/lf/$t" -max_total_time="$secs" -max_len="$max_len" -timeout=10
-            -print_final_stats=1 -artifact_prefix="$d/" "$d/corpus" "$seeds/$t")
+            -print_final_stats=1 -artifact_prefix="$d/")
+        # Two jobs at once, each its own process writing fuzz-JOB.log here.
+        [ "$e" != libfuzzer-jobs2 ] || cmd+=(-jobs=2 -workers=2)
+        cmd+=("$d/corpus" "$seeds/$t")
         ;;
     aflpp*)
         # The suite's terms: 10 s per input (-t, in ms), and the run ends
@@ -816,6 +845,8 @@ attempt() {
             [ ! -s "$build/$t/afl440/$t.dict" ] || cmd+=(-x "$build/$t/afl440/$t.dict")
             [ "$e" != aflpp440-cmplog ] || cmd+=(-c "$build/$t/afl440cmp/$t")
             cmd+=(-- "$build/$t/afl440/$t")
+            # AFL++'s parallel mode: a main and a secondary instance.
+            [ "$e" != aflpp440-ms2 ] || cmd=("$suite/two.sh" "-M main" "-S second" -- "${cmd[0]}" "{role}" "${cmd[@]:1}")
             ;;
         aflpp-cmplog)
             # CmpLog: the CmpLog build is both binaries (-c 0). With a
@@ -918,36 +949,49 @@ attempt() {
         eps="$(sed -n 's/.*, execs: \([0-9]*\) .*/\1/p' <<<"$last" | awk -v s="$secs" '{ printf "%.0f", $1 / s }')"
         [ "$rc" = 0 ] || why="finding (exit $rc)"
         ;;
-    libfuzzer)
-        grep -q 'INITED' "$d/stderr" || {
-            tail -n 20 "$d/stderr" >&2
-            die "$t/$e/$r: libFuzzer did not start (exit $rc; see ${d#"$root"/}/stderr)"
-        }
-        eps="$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\)/\1/p' "$d/stderr" | tail -n1)"
-        if [ -z "$eps" ]; then
-            last="$(grep -E '^#[0-9]+.*exec/s: ' "$d/stderr" | tail -n1 || true)"
-            eps="$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' <<<"$last")"
-        fi
+    libfuzzer*)
+        # One log, or with -jobs one per job (fuzz-JOB.log): the rate is
+        # the sum of the jobs'.
+        local logs=("$d/stderr") log one
+        [ "$e" != libfuzzer-jobs2 ] || logs=("$d"/fuzz-*.log)
+        eps=0
+        for log in "${logs[@]}"; do
+            grep -q 'INITED' "$log" 2>/dev/null || {
+                tail -n 20 "$d/stderr" "$log" >&2
+                die "$t/$e/$r: libFuzzer did not start (exit $rc; see ${log#"$root"/})"
+            }
+            one="$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\)/\1/p' "$log" | tail -n1)"
+            if [ -z "$one" ]; then
+                last="$(grep -E '^#[0-9]+.*exec/s: ' "$log" | tail -n1 || true)"
+                one="$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' <<<"$last")"
+            fi
+            eps=$((eps + ${one:-0}))
+        done
         [ "$rc" = 0 ] || why="finding (exit $rc)"
         if [ "$t" = cmp ]; then
             bug="$(find "$d" -maxdepth 1 -name 'crash-*' -printf '%T@\n' | sort -n | head -n1)"
         fi
         ;;
     aflpp*)
-        local stats="$d/afl/default/fuzzer_stats"
-        [ -f "$stats" ] || {
-            tail -n 30 "$d/stdout" "$d/stderr" >&2
-            die "$t/$e/$r: afl-fuzz did not start (exit $rc; see ${d#"$root"/}/stdout)"
-        }
-        eps="$(sed -n 's/^execs_per_sec *: *\([0-9.]*\).*/\1/p' "$stats" | awk '{ printf "%.0f", $1 }')"
+        # One instance (default/), or aflpp440-ms2's two (main/, second/):
+        # rates and findings summed.
+        local stats=("$d/afl/default/fuzzer_stats")
+        [ "$e" != aflpp440-ms2 ] || stats=("$d/afl/main/fuzzer_stats" "$d/afl/second/fuzzer_stats")
+        local f crashes=0 hangs=0
+        for f in "${stats[@]}"; do
+            [ -f "$f" ] || {
+                tail -n 30 "$d/stdout" "$d/stderr" >&2
+                die "$t/$e/$r: afl-fuzz did not start (exit $rc; no ${f#"$d"/}; see ${d#"$root"/}/stdout)"
+            }
+        done
+        eps="$(sed -n 's/^execs_per_sec *: *\([0-9.]*\).*/\1/p' "${stats[@]}" | awk '{ e += $1 } END { printf "%.0f", e }')"
         [ "$rc" = 0 ] || why="exit $rc"
-        local crashes hangs
-        crashes="$(sed -n 's/^saved_crashes *: *\([0-9]*\).*/\1/p' "$stats")"
-        hangs="$(sed -n 's/^saved_hangs *: *\([0-9]*\).*/\1/p' "$stats")"
-        [ "${crashes:-0}" = 0 ] || why="${why:+$why, }$crashes crashes"
-        [ "${hangs:-0}" = 0 ] || why="${why:+$why, }$hangs hangs"
+        crashes="$(sed -n 's/^saved_crashes *: *\([0-9]*\).*/\1/p' "${stats[@]}" | awk '{ n += $1 } END { print n + 0 }')"
+        hangs="$(sed -n 's/^saved_hangs *: *\([0-9]*\).*/\1/p' "${stats[@]}" | awk '{ n += $1 } END { print n + 0 }')"
+        [ "$crashes" = 0 ] || why="${why:+$why, }$crashes crashes"
+        [ "$hangs" = 0 ] || why="${why:+$why, }$hangs hangs"
         if [ "$t" = cmp ]; then
-            bug="$(find "$d/afl/default/crashes" -name 'id:*' -printf '%T@\n' 2>/dev/null | sort -n | head -n1)"
+            bug="$(find "$d"/afl/*/crashes -name 'id:*' -printf '%T@\n' 2>/dev/null | sort -n | head -n1)"
         fi
         ;;
     esac
@@ -1115,7 +1159,7 @@ header="$(
 )"
 summary="$mode_dir/summary.md"
 python3 "$suite/report.py" "$results" "$mode" "$header" >"$summary" || die "the report failed"
-if uses fuzz-run && { uses fuzz-run-sync2 || uses fuzz-run-parallel2; }; then
+if [ -n "$(for e in $engines; do ! is_wide "$e" || echo "$e"; done)" ]; then
     { echo; echo "Scaling to two CPUs (bench/suite/scaling.py):"; echo
       python3 "$suite/scaling.py" "$timeline" "$secs"; } >>"$summary" || die "the scaling table failed"
 fi

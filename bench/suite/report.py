@@ -21,7 +21,7 @@ ENGINE_ORDER = [
     "fuzz-run", "libfuzzer", "aflpp", "aflpp-cmplog", "aflpp440", "aflpp440-cmplog", "go", "fuzz-run-no-cmp",
     "fuzz-run-no-entropic", "fuzz-run-no-cross-over", "fuzz-run-no-len-control",
     "fuzz-run-no-auto-dict", "fuzz-run-utf8", "fuzz-run-dict", "fuzz-run-cmp-lib",
-    "fuzz-run-sync2", "fuzz-run-parallel2",
+    "fuzz-run-sync2", "fuzz-run-parallel2", "libfuzzer-jobs2", "aflpp440-ms2",
 ]
 TARGET_ORDER = ["zlib", "sqlite", "lua", "serde_json", "regex", "cmp"]
 
@@ -182,10 +182,10 @@ def main():
                   f"{cell(rates) if any(rates) else '–'} |")
         print()
     print("edges: the corpus the engine kept (fuzz-run: its cache exported to raw files; libFuzzer: its "
-          "corpus directory; AFL++: default/queue; Go: its $GOCACHE/fuzz directory, exported) plus the seeds, replayed through the target's "
+          "corpus directory; AFL++: default/queue, or both instances' queues; Go: its $GOCACHE/fuzz directory, exported) plus the seeds, replayed through the target's "
           "libFuzzer build with -runs=0, its last cov: figure: one meter for every engine. "
           "execs/s: each engine's own figure (fuzz-run: execs / elapsed of its end event; libFuzzer: "
-          "stat::average_exec_per_sec; AFL++: fuzzer_stats execs_per_sec; Go: its last status line's execs / run length). CPU: CPU time / wall "
+          "stat::average_exec_per_sec; AFL++: fuzzer_stats execs_per_sec; two-CPU engines: the sum of both processes'; Go: its last status line's execs / run length). CPU: CPU time / wall "
           "of the engine's process tree (a cgroup's count where the machine allows one, else the waited-for "
           "tree's rusage, which misses AFL++'s persistent target). Notes: why a run ended early, findings.")
 

@@ -1,24 +1,32 @@
 #!/usr/bin/env python3
-"""How fuzz-run scales to a second CPU, from a bench/suite.sh campaign that
-ran fuzz-run (one CPU) beside fuzz-run-sync2 (two instances sharing a -sync
-directory) and/or fuzz-run-parallel2 (one instance, two workers).
+"""How each engine scales to a second CPU, from a bench/suite.sh sitting that
+ran an engine on one CPU beside its two-CPU form: fuzz-run beside
+fuzz-run-sync2 (two instances sharing a -sync directory) and
+fuzz-run-parallel2 (one instance, two workers); libfuzzer beside
+libfuzzer-jobs2 (-jobs=2 -workers=2); aflpp440 beside aflpp440-ms2 (-M and
+-S).
 
     scaling.py TIMELINE.tsv SECS
 
 TIMELINE.tsv: the suite's selection (target, engine, run, seconds, edges;
-header first). For each target: the median edges fuzz-run on one CPU has at
-SECS, then for each two-CPU engine the time its runs took to reach that
-(linearly between samples; a run that never did counts as SECS) as a
-fraction of SECS (the goal for the pair: at most 0.56, that is 0.9 of
-linear per added core), and its own median edges at SECS (for the pair, the
-union of what the two published). Writes a Markdown table to standard
-output.
+header first). For each target and each one-CPU engine that has a two-CPU
+form in the sitting: the median edges the one-CPU engine has at SECS, then
+for each two-CPU form the time its runs took to reach that (linearly
+between samples; a run that never did counts as SECS) as a fraction of
+SECS (the goal: at most 0.56, that is 0.9 of linear per added core), and
+its own median edges at SECS (for two instances, the union of their
+corpora). Writes a Markdown table to standard output.
 """
 import collections
 import statistics
 import sys
 
-WIDE = ["fuzz-run-sync2", "fuzz-run-parallel2"]
+# One-CPU engine -> its two-CPU forms.
+WIDE = {
+    "fuzz-run": ["fuzz-run-sync2", "fuzz-run-parallel2"],
+    "libfuzzer": ["libfuzzer-jobs2"],
+    "aflpp440": ["aflpp440-ms2"],
+}
 
 
 def time_to(samples, goal, secs):
@@ -46,27 +54,27 @@ def main():
             if edges:
                 runs[(t, e, r)].append((float(s), float(edges)))
     targets = sorted({t for t, _, _ in runs})
-    print("| target | engine | runs | time to 1-CPU edges at "
+    print("| target | engine | runs | time to its 1-CPU edges at "
           f"{secs:.0f} s (fraction) | edges at {secs:.0f} s |")
     print("|---|---|---:|---|---:|")
     for t in targets:
-        single = [max(s)[1] for (tt, e, _), s in runs.items()
-                  if tt == t and e == "fuzz-run" and max(s)[0] >= secs]
-        if not single:
-            continue
-        goal = statistics.median(single)
-        print(f"| {t} | fuzz-run (1 CPU) | {len(single)} | – | {goal:,.0f} |")
-        for w in WIDE:
-            mine = [s for (tt, e, _), s in runs.items() if tt == t and e == w]
-            if not mine:
+        for base, wides in WIDE.items():
+            single = [max(s)[1] for (tt, e, _), s in runs.items()
+                      if tt == t and e == base and max(s)[0] >= secs]
+            present = [w for w in wides if any(tt == t and e == w for tt, e, _ in runs)]
+            if not single or not present:
                 continue
-            fr = sorted(time_to(s, goal, secs) / secs for s in mine)
-            ends = [max(s)[1] for s in mine]
-            cell = f"{statistics.median(fr):.2f}"
-            if len(fr) > 1:
-                cell += f" ({fr[0]:.2f}–{fr[-1]:.2f})"
-            print(f"| {t} | {w} (2 CPUs) | {len(mine)} | {cell} | "
-                  f"{statistics.median(ends):,.0f} |")
+            goal = statistics.median(single)
+            print(f"| {t} | {base} (1 CPU) | {len(single)} | – | {goal:,.0f} |")
+            for w in present:
+                mine = [s for (tt, e, _), s in runs.items() if tt == t and e == w]
+                fr = sorted(time_to(s, goal, secs) / secs for s in mine)
+                ends = [max(s)[1] for s in mine]
+                cell = f"{statistics.median(fr):.2f}"
+                if len(fr) > 1:
+                    cell += f" ({fr[0]:.2f}–{fr[-1]:.2f})"
+                print(f"| {t} | {w} (2 CPUs) | {len(mine)} | {cell} | "
+                      f"{statistics.median(ends):,.0f} |")
 
 
 if __name__ == "__main__":
