@@ -92,6 +92,10 @@
 #                            its corpus is the union of their queues
 #                            (scaling.py sets these two beside libfuzzer and
 #                            aflpp440 on one CPU)
+#   Of the two-instance engines (fuzz-run-sync2, libfuzzer-jobs2,
+#   aflpp440-ms2), an instance that ends at a finding leaves the other to
+#   run on alone to the end: the row's note says "finding", and the run is
+#   not rerun (it did not end before 90 % of its time).
 #   go                       Go's own fuzzer (go test -fuzz -parallel 1) on the
 #                            same job done by Go's standard library, where
 #                            it has one: zlib (compress/zlib), serde_json
@@ -697,12 +701,12 @@ snapshot() {
     aflpp440-ms2)
         # Each instance's queue in a directory of its own (their file names
         # may be alike); the meter reads directories recursively.
-        local q
+        local q to
         for q in "$d"/afl/*/queue; do
             [ -d "$q" ] || continue
-            mkdir -p "$dest/$(basename "$(dirname "$q")")"
-            find "$q" -mindepth 1 -maxdepth 1 -type f ! -name '.*' \
-                -exec cp -t "$dest/$(basename "$(dirname "$q")")" {} + 2>/dev/null || true
+            to="$dest/$(basename "$(dirname "$q")")"
+            mkdir -p "$to"
+            find "$q" -mindepth 1 -maxdepth 1 -type f ! -name '.*' -exec cp -t "$to" {} + 2>/dev/null || true
         done
         return 0
         ;;
