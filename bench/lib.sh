@@ -24,3 +24,19 @@ sitting_args() {
     [ -d "$1/runs" ] || { echo "$script: no runs in $1/runs" >&2; exit 2; }
     [ -f "$2" ] || { echo "$script: no such table: $2" >&2; exit 2; }
 }
+
+# build_label ROOT [FUZZ_BIN]: what a sitting's rows say fuzz-run was built
+# from. With FUZZ_BIN: that directory, relative to the repository when it
+# is inside (a path of this machine is no record), at the commit checked
+# out; without: the commit, and whether tracked files differ from it.
+build_label() {
+    local root=$1 head
+    head="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    if [ -n "${2:-}" ]; then
+        echo "FUZZ_BIN=${2#"$root"/} at git $head"
+    elif [ -z "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+        echo "git $head"
+    else
+        echo "git $head + uncommitted changes"
+    fi
+}

@@ -224,6 +224,8 @@ command -v rustc >/dev/null || die "rustc is required (Rust stable)"
 command -v taskset >/dev/null || [ "$pin" = 0 ] || die "taskset (util-linux) is required, or PIN=0"
 # shellcheck source=bench/apt.sh
 . "$here/apt.sh"
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 libfuzzer_links() {
     local d rc=0
     d="$(mktemp -d)"
@@ -305,18 +307,14 @@ bin="$mode_dir/bin"
 if [ -n "${FUZZ_BIN:-}" ] || [ "$mode" = quick ] || [ "${REBUILD:-0}" != 0 ] || [ ! -x "$bin/fuzz-run" ]; then
     if [ -n "${FUZZ_BIN:-}" ]; then
         from="$(cd "$FUZZ_BIN" && pwd)" || die "FUZZ_BIN: no directory $FUZZ_BIN"
-        # A path of this machine is no record: relative to the repository
-        # when it is inside, with the commit checked out.
-        built_from="FUZZ_BIN=${FUZZ_BIN#"$root"/} at git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+        built_from="$(build_label "$root" "$FUZZ_BIN")"
     else
         note "building fuzz-run, fuzz-worker, fuzz-convert (release, CARGO_TARGET_DIR=bench/out/target)"
         CARGO_TARGET_DIR="$here/out/target" cargo build --release --quiet --manifest-path "$root/Cargo.toml" \
             --bin fuzz-run --bin fuzz-worker --bin fuzz-convert ||
             die "cargo build --release failed (someone mid-edit? retry, or FUZZ_BIN=DIR)"
         from="$here/out/target/release"
-        built_from="git $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
-        [ -z "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
-            built_from="$built_from + uncommitted changes"
+        built_from="$(build_label "$root")"
     fi
     for b in fuzz-run fuzz-worker fuzz-convert; do [ -x "$from/$b" ] || die "no $b in $from"; done
     if [ "$(cd "$from" && pwd)" != "$(mkdir -p "$bin" && cd "$bin" && pwd)" ]; then
