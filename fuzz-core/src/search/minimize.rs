@@ -30,6 +30,8 @@
 //!    candidates per index, O(n log n) in all, retrying the index after a
 //!    success. Substrings whose length is not a power of two are then only
 //!    removed in pieces, if the pieces go one at a time;
+//!    Beyond Go, when steps 2 and 3 deleted anything, step 1 runs again:
+//!    the last byte may only have been needed for what they deleted;
 //! 4. make it readable: replace each byte by the first of
 //!    `0 1 2 7 8 9 A B C X Y Z a b c x y z ␠ ! " # $ % & ' ( ) * + , .`
 //!    that is kept (Go's list and order; this is why Go's crashers are full
@@ -210,13 +212,14 @@ impl Run<'_> {
         self.stats.after = size(&self.work);
     }
 
-    fn bytes_steps(&mut self, idx: usize, v: &mut Vec<u8>) {
-        // 1. Trim the tail.
+    /// Step 1: trim the tail in chunks of 1024, 512, …, 1 bytes; false
+    /// when the budget ran out.
+    fn trim_tail(&mut self, idx: usize, v: &mut Vec<u8>) -> bool {
         let mut n = 1024;
         while n != 0 {
             while v.len() > n {
                 if self.should_stop() {
-                    return;
+                    return false;
                 }
                 let shorter = v.len() - n;
                 if !self.try_bytes(idx, &[&v[..shorter]]) {
@@ -226,6 +229,15 @@ impl Run<'_> {
             }
             n /= 2;
         }
+        true
+    }
+
+    fn bytes_steps(&mut self, idx: usize, v: &mut Vec<u8>) {
+        // 1. Trim the tail.
+        if !self.trim_tail(idx, v) {
+            return;
+        }
+        let trimmed = v.len();
 
         // 2. Delete single bytes.
         let mut i = 0;
@@ -247,6 +259,12 @@ impl Run<'_> {
             self.substrings_bounded(idx, v);
         }
         if self.stopped {
+            return;
+        }
+        // Beyond Go: what steps 2 and 3 took out may have been what the
+        // last byte was needed for (step 2 never deletes the last byte), so
+        // the tail is trimmed once more when they took anything.
+        if v.len() < trimmed && !self.trim_tail(idx, v) {
             return;
         }
 
@@ -471,6 +489,20 @@ mod tests {
     /// package) on the first input `Rng::new(seed)` gives that has the
     /// property: `(predicate, length, seed, result)`. Inputs of at most
     /// `EXHAUSTIVE_MAX` bytes must minimize exactly as Go's do.
+    #[test]
+    fn a_tail_freed_by_later_steps_is_trimmed() {
+        // The `Z` is needed while the `M` is there, so step 1 keeps it;
+        // step 2 deletes the `M`, after which the `Z` can go too (without
+        // trimming again, step 4 would turn it into a `0`: "A0").
+        let mut keep = |v: &[Value]| {
+            let b = v[0].as_bytes().unwrap();
+            b.first() == Some(&b'A') && (b.last() == Some(&b'Z') || !b.contains(&b'M'))
+        };
+        let vals = [Value::Bytes(b"AMZ".to_vec())];
+        let (out, _) = minimize(&vals, &unlimited(), &mut keep, &mut no_progress());
+        assert_eq!(out, [Value::Bytes(b"A".to_vec())]);
+    }
+
     #[test]
     fn go_reference_minimize_bytes() {
         fn p1(b: &[u8]) -> bool {
