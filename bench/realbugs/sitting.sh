@@ -8,7 +8,7 @@
 # OUT is build.sh's output directory (built for the same SET); RESULTS.tsv
 # is the sitting's table, e.g. bench/realbugs/results/heldout-300s.tsv:
 # commit it as the sitting goes. BUGs default to every bug of the set.
-# Environment: SET (empty or heldout, as build.sh), CAP (300), SEEDS
+# Environment: SET (empty, heldout or text, as build.sh), CAP (300), SEEDS
 # ("1 2 3"), ENGINES ("fuzz-run libfuzzer aflpp440 aflpp440-cmplog"),
 # JOBS (runs at once, default 1: one core each; 2 on this machine's two
 # cores), MAX_LEN and FUZZ_BIN (as run.sh). Then report.sh OUT RESULTS.tsv
