@@ -47,6 +47,8 @@
 #                            off by default)
 #   fuzz-run-utf8            -utf8=1 (whole UTF-8 characters written into text;
 #                            off by default)
+#   fuzz-run-lines           -lines=1 (whole lines moved in text, lines of
+#                            other entries among them; off by default)
 #   fuzz-run-cmp-outcomes    -cmp_outcomes=1 (each comparison site's outcome,
 #                            equal / below / above, counted as coverage; off
 #                            by default)
@@ -177,7 +179,7 @@ ncpu="$(nproc)"
 
 all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
-fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-cmp-outcomes \
+fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-lines fuzz-run-cmp-outcomes \
 fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-fresh-first fuzz-run-cull fuzz-run-stack \
 fuzz-run-no-reduce-inputs fuzz-run-code-strings \
 fuzz-run-dict fuzz-run-cmp-lib"
@@ -337,6 +339,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-no-auto-dict) echo auto_dict ;;
     fuzz-run-ascii-num) echo ascii_num ;;
     fuzz-run-utf8) echo utf8 ;;
+    fuzz-run-lines) echo lines ;;
     fuzz-run-cmp-outcomes) echo cmp_outcomes ;;
     fuzz-run-no-size-weight) echo size_weight ;;
     fuzz-run-fresh-weight) echo fresh_weight ;;
@@ -807,6 +810,7 @@ attempt() {
         fuzz-run-no-auto-dict) cmd+=(-auto_dict=0) ;;
         fuzz-run-ascii-num) cmd+=(-ascii_num=1) ;;
         fuzz-run-utf8) cmd+=(-utf8=1) ;;
+        fuzz-run-lines) cmd+=(-lines=1) ;;
         fuzz-run-cmp-outcomes) cmd+=(-cmp_outcomes=1) ;;
         fuzz-run-no-size-weight) cmd+=(-size_weight=0) ;;
         fuzz-run-fresh-weight) cmd+=(-fresh_weight=1) ;;

@@ -49,9 +49,8 @@
 # FUZZ_BIN says otherwise, which the column then names), load0 and load1
 # the 1-minute load average before and after the run, max_len the input
 # limit every engine had. The run's files stay
-# in OUT/runs/ENGINE/BUG/SEED. SET=heldout runs a held-out bug, SET=text
-# a text parser's (text/bugs.tsv)
-# (heldout/bugs.tsv).
+# in OUT/runs/ENGINE/BUG/SEED. SET=heldout runs a held-out bug
+# (heldout/bugs.tsv), SET=text a text parser's (text/bugs.tsv).
 set -euo pipefail
 
 die() {

@@ -50,7 +50,8 @@ use std::path::PathBuf;
         faster), an automatic dictionary of the operands that paid off and of the wide constants \
         in the target's code (-auto_dict), the string constants the code hands over with their \
         length (-code_strings 1, off by default), dictionary words (-dict), whole UTF-8 characters \
-        written into text (-utf8 1, off by default), numbers written as text changed as numbers \
+        written into text (-utf8 1, off by default), whole lines moved in text (-lines 1, off by \
+        default), numbers written as text changed as numbers \
         (-ascii_num 1, off by default), each comparison's outcome counted as coverage \
         (-cmp_outcomes 1, off by default), several mutations stacked on each input (-stack 1, \
         off by default), parents chosen by the rarity of the coverage they reach instead of \

@@ -22,6 +22,8 @@
 //!   `fuzz_core::search::codestrings`),
 //! - and writes whole characters outside ASCII into arguments that are
 //!   valid UTF-8 (`utf8`, `fuzz_core::search::utf8`),
+//! - and moves whole lines of text, taking lines of other entries (`lines`,
+//!   `fuzz_core::search::lines`),
 //! - and changes numbers written as decimal text as numbers (`ascii_num`,
 //!   `fuzz_core::search::asciinum`),
 //! - and stacks several mutations on each input of a chain (`stack`), as
@@ -93,6 +95,9 @@ const DICT_ONE_IN: usize = 8;
 /// One mutation in this many writes a whole UTF-8 character into text
 /// (`-utf8`).
 const UTF8_ONE_IN: usize = 16;
+/// One mutation in this many moves whole lines (`-lines`), with lines of
+/// another entry of the pool.
+const LINES_ONE_IN: usize = 8;
 /// One mutation in this many changes a number written as text
 /// (`-ascii_num`).
 const ASCII_NUM_ONE_IN: usize = 16;
@@ -477,6 +482,16 @@ impl Fuzzer {
         if slice.search.utf8 && mutator.rng_mut().intn(UTF8_ONE_IN) == 0 {
             let rng = mutator.rng_mut();
             if fuzz_core::search::utf8::mutate(values, rng, cap) {
+                return;
+            }
+        }
+        if slice.search.lines && mutator.rng_mut().intn(LINES_ONE_IN) == 0 {
+            let rng = mutator.rng_mut();
+            let donor = match self.pool.len() {
+                0 => None,
+                n => Some(self.pool[rng.intn(n)].as_slice()),
+            };
+            if fuzz_core::search::lines::mutate(values, donor, rng, cap) {
                 return;
             }
         }

@@ -196,6 +196,20 @@ fn whole_characters_get_emoji_into_text_that_must_stay_valid() {
     });
 }
 
+/// Whole lines moved against byte mutations alone, on the same seeded
+/// runs: with -lines 1 each puts the start seed's three lines in the order
+/// the planted bug wants (a list, a definition and a heading line, one
+/// after the other) within 500,000 executions, without it neither does
+/// (bench/realbugs/text measures what it does on real parsers).
+#[test]
+fn whole_lines_put_the_seed_s_lines_in_another_order() {
+    let start = b"# headings\n: definition\n- itemized\n";
+    found_only_with("blocks", "libblocks.so", start, "-lines", |text| {
+        let ordered = text.contains("- itemized\n: definition\n# headings\n");
+        assert!(ordered, "{text:?}");
+    });
+}
+
 /// Numbers changed as numbers against byte mutations alone, on the same
 /// seeded runs: with -ascii_num 1 each writes a size just past 16 bits
 /// into "size=100" within 300,000 executions, without it (the default)

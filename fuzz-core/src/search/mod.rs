@@ -3,7 +3,7 @@
 //! what Go lacks: comparison hints ([`hints`]), dictionaries ([`dict`],
 //! [`codewords`], [`codestrings`]), scheduling by rarity ([`schedule`], over the coverage
 //! features [`pctable`] defines), splicing ([`splice`]), whole characters
-//! ([`utf8`]), numbers written as text ([`asciinum`]), entries kept short
+//! ([`utf8`]), whole lines ([`lines`]), numbers written as text ([`asciinum`]), entries kept short
 //! while fuzzing ([`reduce`]); and shrinking an input while it keeps a
 //! property ([`minimize`]).
 
@@ -12,6 +12,7 @@ pub mod codestrings;
 pub mod codewords;
 pub mod dict;
 pub mod hints;
+pub mod lines;
 pub mod minimize;
 pub mod mutator;
 pub mod pctable;

@@ -362,6 +362,22 @@ pub struct Search {
     ))]
     pub utf8: bool,
 
+    /// Now and then move whole lines in a []byte or string argument that holds text made of lines
+    /// (1): a line of another entry inserted at a line start or in place of a line, a line
+    /// removed, or the start of another line (its blanks and punctuation: "> ", "- ", "  ", ":")
+    /// written before a line, so that a line takes another's kind; or never (0, the default).
+    /// For block-structured text (Markdown's quotes and lists, YAML, TOML tables, patches), whose
+    /// bugs want a few short lines of the right kinds together; arguments without a newline are
+    /// left alone.
+    #[cfg_attr(feature = "clap", arg(
+        long = "lines",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
+    pub lines: bool,
+
     /// Now and then find a number written as decimal text in a []byte or string argument (a JSON
     /// number, a SQL LIMIT, a regex's {2,5}) and change it as a number: ±1, ×2, ÷2, negated, a
     /// random value of its size, a value at an integer type's edge, written back as text (1); or
@@ -461,6 +477,7 @@ impl Search {
         auto_dict: false,
         code_strings: false,
         utf8: false,
+        lines: false,
         ascii_num: false,
         size_weight: false,
         fresh_weight: false,
@@ -654,6 +671,7 @@ mod tests {
                 auto_dict: true,
                 code_strings: true,
                 utf8: true,
+                lines: true,
                 ascii_num: true,
                 size_weight: true,
                 ..Search::GO
