@@ -275,16 +275,26 @@ fn sign_extend(v: u64, size: u8) -> i64 {
 /// byte mutations that are not Go's write into these); None when there
 /// is none.
 pub fn pick_bytes<'a>(values: &'a mut [Value], rng: &mut Rng) -> Option<&'a mut Vec<u8>> {
+    match values.get_mut(pick_bytes_index(values, rng)?) {
+        Some(Value::Bytes(b) | Value::String(b)) => Some(b),
+        _ => None,
+    }
+}
+
+/// The index of the argument [`pick_bytes`] draws (one draw, the same).
+pub fn pick_bytes_index(values: &[Value], rng: &mut Rng) -> Option<usize> {
     let is_bytes = |v: &Value| matches!(v, Value::Bytes(_) | Value::String(_));
     let n = values.iter().filter(|v| is_bytes(v)).count();
     if n == 0 {
         return None;
     }
     let nth = rng.intn(n);
-    match values.iter_mut().filter(|v| is_bytes(v)).nth(nth) {
-        Some(Value::Bytes(b) | Value::String(b)) => Some(b),
-        _ => None,
-    }
+    values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| is_bytes(v))
+        .nth(nth)
+        .map(|(i, _)| i)
 }
 
 /// Writes a dictionary word into one `[]byte` or `string` argument,

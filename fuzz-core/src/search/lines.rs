@@ -44,37 +44,20 @@ pub fn mutate(
     rng: &mut Rng,
     max_len: usize,
 ) -> bool {
-    let text_args = values.iter().filter(|v| as_bytes(v).is_some()).count();
-    if text_args == 0 {
-        return false;
-    }
-    let nth = rng.intn(text_args);
-    let Some(i) = (0..values.len())
-        .filter(|&i| as_bytes(&values[i]).is_some())
-        .nth(nth)
-    else {
+    let Some(i) = crate::search::hints::pick_bytes_index(values, rng) else {
         return false;
     };
+    // Entries share their argument types: the donor's is bytes too.
     let from_donor = donor
         .and_then(|d| d.get(i))
-        .and_then(as_bytes)
+        .and_then(Value::as_bytes)
         .filter(|d| !d.is_empty());
-    let Some(b) = (match &mut values[i] {
-        Value::Bytes(b) | Value::String(b) => Some(b),
-        _ => None,
-    }) else {
+    let (Value::Bytes(b) | Value::String(b)) = &mut values[i] else {
         return false;
     };
     match from_donor {
         Some(d) if rng.bool() => mutate_bytes(b, Some(d), rng, max_len),
         _ => mutate_bytes(b, None, rng, max_len),
-    }
-}
-
-fn as_bytes(v: &Value) -> Option<&[u8]> {
-    match v {
-        Value::Bytes(b) | Value::String(b) => Some(b),
-        _ => None,
     }
 }
 
