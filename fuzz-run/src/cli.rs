@@ -51,11 +51,11 @@ use std::path::PathBuf;
         in the target's code (-auto_dict), the string constants the code hands over with their \
         length (-code_strings 1, off by default), dictionary words (-dict), whole UTF-8 characters \
         written into text (-utf8 1, off by default), whole lines moved in text (-lines 1, off by \
-        default), numbers written as text changed as numbers \
-        (-ascii_num 1, off by default), each comparison's outcome counted as coverage \
-        (-cmp_outcomes 1, off by default), several mutations stacked on each input (-stack 1, \
-        off by default), parents chosen by the rarity of the coverage they reach instead of \
-        round-robin (-entropic), two entries spliced into one (-cross_over), \
+        default), whole fields of lists moved (-fields 1, off by default), numbers written as \
+        text changed as numbers (-ascii_num 1, off by default), each comparison's outcome \
+        counted as coverage (-cmp_outcomes 1, off by default), several mutations stacked on each \
+        input (-stack 1, off by default), parents chosen by the rarity of the coverage they reach \
+        instead of round-robin (-entropic), two entries spliced into one (-cross_over), \
         and inputs that grow by small steps (-len_control). An input that reaches new coverage is \
         minimized (for at most 1 s, and in all for at most a tenth of the executions, beyond which \
         inputs are kept as found) and written to the cache; a failure is minimized within \

@@ -23,7 +23,8 @@
 //! - and writes whole characters outside ASCII into arguments that are
 //!   valid UTF-8 (`utf8`, `fuzz_core::search::utf8`),
 //! - and moves whole lines of text, taking lines of other entries (`lines`,
-//!   `fuzz_core::search::lines`),
+//!   `fuzz_core::search::lines`), and whole fields of lists (`fields`,
+//!   `fuzz_core::search::fields`),
 //! - and changes numbers written as decimal text as numbers (`ascii_num`,
 //!   `fuzz_core::search::asciinum`),
 //! - and stacks several mutations on each input of a chain (`stack`), as
@@ -98,6 +99,9 @@ const UTF8_ONE_IN: usize = 16;
 /// One mutation in this many moves whole lines (`-lines`), with lines of
 /// another entry of the pool.
 const LINES_ONE_IN: usize = 8;
+/// One mutation in this many moves whole fields of a list (`-fields`),
+/// with fields of another entry of the pool.
+const FIELDS_ONE_IN: usize = 8;
 /// One mutation in this many changes a number written as text
 /// (`-ascii_num`).
 const ASCII_NUM_ONE_IN: usize = 16;
@@ -492,6 +496,16 @@ impl Fuzzer {
                 n => Some(self.pool[rng.intn(n)].as_slice()),
             };
             if fuzz_core::search::lines::mutate(values, donor, rng, cap) {
+                return;
+            }
+        }
+        if slice.search.fields && mutator.rng_mut().intn(FIELDS_ONE_IN) == 0 {
+            let rng = mutator.rng_mut();
+            let donor = match self.pool.len() {
+                0 => None,
+                n => Some(self.pool[rng.intn(n)].as_slice()),
+            };
+            if fuzz_core::search::fields::mutate(values, donor, rng, cap) {
                 return;
             }
         }

@@ -11,6 +11,7 @@ pub mod asciinum;
 pub mod codestrings;
 pub mod codewords;
 pub mod dict;
+pub mod fields;
 pub mod hints;
 pub mod lines;
 pub mod minimize;

@@ -378,6 +378,21 @@ pub struct Search {
     ))]
     pub lines: bool,
 
+    /// Now and then move whole fields of a list in a []byte or string argument (1): the argument
+    /// split at a separator it holds (| , ; & space / : tab), a field of another entry inserted
+    /// or in place of one, a field removed or written twice; or never (0, the default). For
+    /// alternations, lists of columns or values, query strings and paths, where what a target
+    /// does depends on how many items a list has and which; arguments without a separator are
+    /// left alone.
+    #[cfg_attr(feature = "clap", arg(
+        long = "fields",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    ))]
+    pub fields: bool,
+
     /// Now and then find a number written as decimal text in a []byte or string argument (a JSON
     /// number, a SQL LIMIT, a regex's {2,5}) and change it as a number: ±1, ×2, ÷2, negated, a
     /// random value of its size, a value at an integer type's edge, written back as text (1); or
@@ -478,6 +493,7 @@ impl Search {
         code_strings: false,
         utf8: false,
         lines: false,
+        fields: false,
         ascii_num: false,
         size_weight: false,
         fresh_weight: false,
@@ -672,6 +688,7 @@ mod tests {
                 code_strings: true,
                 utf8: true,
                 lines: true,
+                fields: true,
                 ascii_num: true,
                 size_weight: true,
                 ..Search::GO
