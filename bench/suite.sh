@@ -49,6 +49,9 @@
 #                            off by default)
 #   fuzz-run-lines           -lines=1 (whole lines moved in text, lines of
 #                            other entries among them; off by default)
+#   fuzz-run-fields          -fields=1 (whole fields of lists moved: an
+#                            alternation's literals, a list's items; off by
+#                            default)
 #   fuzz-run-cmp-outcomes    -cmp_outcomes=1 (each comparison site's outcome,
 #                            equal / below / above, counted as coverage; off
 #                            by default)
@@ -179,7 +182,7 @@ ncpu="$(nproc)"
 
 all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
-fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-lines fuzz-run-cmp-outcomes \
+fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-lines fuzz-run-fields fuzz-run-cmp-outcomes \
 fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-fresh-first fuzz-run-cull fuzz-run-stack \
 fuzz-run-no-reduce-inputs fuzz-run-code-strings \
 fuzz-run-dict fuzz-run-cmp-lib"
@@ -340,6 +343,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-ascii-num) echo ascii_num ;;
     fuzz-run-utf8) echo utf8 ;;
     fuzz-run-lines) echo lines ;;
+    fuzz-run-fields) echo fields ;;
     fuzz-run-cmp-outcomes) echo cmp_outcomes ;;
     fuzz-run-no-size-weight) echo size_weight ;;
     fuzz-run-fresh-weight) echo fresh_weight ;;
@@ -811,6 +815,7 @@ attempt() {
         fuzz-run-ascii-num) cmd+=(-ascii_num=1) ;;
         fuzz-run-utf8) cmd+=(-utf8=1) ;;
         fuzz-run-lines) cmd+=(-lines=1) ;;
+        fuzz-run-fields) cmd+=(-fields=1) ;;
         fuzz-run-cmp-outcomes) cmd+=(-cmp_outcomes=1) ;;
         fuzz-run-no-size-weight) cmd+=(-size_weight=0) ;;
         fuzz-run-fresh-weight) cmd+=(-fresh_weight=1) ;;
@@ -1096,6 +1101,7 @@ stop_runs() {
 }
 trap stop_runs INT TERM
 free_cpus=()
+narrow=0
 for ((i = 0; i < jobs; i++)); do free_cpus+=("$((i % ncpu))"); done
 failed=0
 reap() {
@@ -1120,8 +1126,18 @@ for job in "${queue[@]}"; do
         unset "cpu_of[$!]"
         continue
     fi
-    cpu="${free_cpus[0]}"
-    free_cpus=("${free_cpus[@]:1}")
+    # The CPU turns round by round (job n takes (n + n/JOBS) mod JOBS), so
+    # that an engine of a pair does not run on the same CPU every time:
+    # the CPUs of one machine run the same engine at rates that differ.
+    want=$(((narrow + narrow / jobs) % jobs % ncpu))
+    narrow=$((narrow + 1))
+    while [[ " ${free_cpus[*]} " != *" $want "* ]] && [ "${#cpu_of[@]}" -gt 0 ]; do reap; done
+    [ "$failed" = 0 ] || break
+    cpu="$want"
+    [[ " ${free_cpus[*]} " == *" $want "* ]] || cpu="${free_cpus[0]}"
+    rest=()
+    for c in "${free_cpus[@]}"; do [ "$c" = "$cpu" ] || rest+=("$c"); done
+    free_cpus=("${rest[@]}")
     run_one "$t" "$e" "$r" "$cpu" &
     cpu_of[$!]="$cpu"
 done
