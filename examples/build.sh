@@ -123,6 +123,7 @@ build_c libhalves.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/halves.c"
 build_c libscript.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/script.c"
 build_c liblength.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/length.c"
 build_c libblocks.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/blocks.c"
+build_c libalternation.so "$GCC" -fsanitize-coverage=trace-pc "$HERE/search/alternation.c"
 
 if [ "$HAVE_CLANG" = 1 ]; then
     build_c libc_parse_clang.so "$CLANG" "${CLANG_COV[@]}" "$HERE/c/parse.c"

@@ -210,6 +210,25 @@ fn whole_lines_put_the_seed_s_lines_in_another_order() {
     });
 }
 
+/// Whole fields against byte mutations alone, on the same seeded runs:
+/// with -fields 1 each puts the start seed's four '|'-separated words in
+/// the order the planted bug wants (a ladder of three rungs, as a regex's
+/// alternation of literals), within 500,000 executions; without it neither
+/// does (bench/LOG.md measures what it does on the regex crate).
+#[test]
+fn whole_fields_put_the_seed_s_alternation_in_another_order() {
+    let start = b"delta|charlie|bravo|alpha";
+    found_only_with(
+        "alternation",
+        "libalternation.so",
+        start,
+        "-fields",
+        |text| {
+            assert!(text.starts_with("alpha|bravo|charlie|delta"), "{text:?}");
+        },
+    );
+}
+
 /// Numbers changed as numbers against byte mutations alone, on the same
 /// seeded runs: with -ascii_num 1 each writes a size just past 16 bits
 /// into "size=100" within 300,000 executions, without it (the default)
