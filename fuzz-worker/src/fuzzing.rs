@@ -491,20 +491,14 @@ impl Fuzzer {
         }
         if slice.search.lines && mutator.rng_mut().intn(LINES_ONE_IN) == 0 {
             let rng = mutator.rng_mut();
-            let donor = match self.pool.len() {
-                0 => None,
-                n => Some(self.pool[rng.intn(n)].as_slice()),
-            };
+            let donor = pick_donor(&self.pool, rng);
             if fuzz_core::search::lines::mutate(values, donor, rng, cap) {
                 return;
             }
         }
         if slice.search.fields && mutator.rng_mut().intn(FIELDS_ONE_IN) == 0 {
             let rng = mutator.rng_mut();
-            let donor = match self.pool.len() {
-                0 => None,
-                n => Some(self.pool[rng.intn(n)].as_slice()),
-            };
+            let donor = pick_donor(&self.pool, rng);
             if fuzz_core::search::fields::mutate(values, donor, rng, cap) {
                 return;
             }
@@ -702,6 +696,15 @@ fn nth_word(lists: [&[Vec<u8>]; 3], mut i: usize) -> &[u8] {
         }
     }
     unreachable!("word index past the lists")
+}
+
+/// An entry of the pool drawn at random, whose parts the mutations that
+/// move whole lines or fields take (`None` while the pool is empty).
+fn pick_donor<'a>(pool: &'a [Vec<Value>], rng: &mut Rng) -> Option<&'a [Value]> {
+    match pool.len() {
+        0 => None,
+        n => Some(pool[rng.intn(n)].as_slice()),
+    }
 }
 
 /// The longest `[]byte`/`string` argument.

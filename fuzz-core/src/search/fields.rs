@@ -12,7 +12,9 @@
 //! [`mutate`] picks a separator that the `[]byte` or `string` argument
 //! holds (one of [`SEPARATORS`]), splits the argument at it, and changes
 //! the list one of four ways, with fields from another corpus entry (the
-//! donor, split at the same separator) or from the input itself:
+//! donor, split at the same separator: a donor without it is one field,
+//! as a whole other pattern becomes one more alternative) or from the
+//! input itself:
 //! - a field inserted before another or as a new last one,
 //! - a field replaced by another,
 //! - a field removed,
@@ -40,60 +42,70 @@ pub fn mutate(
     rng: &mut Rng,
     max_len: usize,
 ) -> bool {
-    let Some(i) = crate::search::hints::pick_bytes_index(values, rng) else {
-        return false;
-    };
-    // Entries share their argument types: the donor's is bytes too.
-    let from_donor = donor
-        .and_then(|d| d.get(i))
-        .and_then(Value::as_bytes)
-        .filter(|d| !d.is_empty());
-    let (Value::Bytes(b) | Value::String(b)) = &mut values[i] else {
-        return false;
-    };
-    match from_donor {
-        Some(d) if rng.bool() => mutate_bytes(b, Some(d), rng, max_len),
-        _ => mutate_bytes(b, None, rng, max_len),
-    }
+    crate::search::hints::with_donor_bytes(values, donor, rng, |b, d, rng| {
+        mutate_bytes(b, d, rng, max_len)
+    })
+}
+
+/// The four ways of [`mutate_bytes`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Way {
+    Insert,
+    Replace,
+    Remove,
+    Repeat,
 }
 
 /// [`mutate`] on one argument: fields from `donor`, or from `b` itself.
 pub fn mutate_bytes(b: &mut Vec<u8>, donor: Option<&[u8]>, rng: &mut Rng, max_len: usize) -> bool {
+    mutate_way(b, donor, rng, max_len, |rng| match rng.intn(4) {
+        0 => Way::Insert,
+        1 => Way::Replace,
+        2 => Way::Remove,
+        _ => Way::Repeat,
+    })
+}
+
+/// [`mutate_bytes`] the way `way` draws (after the separator, the field
+/// and the place).
+fn mutate_way(
+    b: &mut Vec<u8>,
+    donor: Option<&[u8]>,
+    rng: &mut Rng,
+    max_len: usize,
+    way: impl FnOnce(&mut Rng) -> Way,
+) -> bool {
     let Some(sep) = pick_separator(b, rng) else {
         return false;
     };
-    let own;
-    let src: &[u8] = match donor {
-        Some(d) => d,
-        None => {
-            own = b.clone();
-            &own
-        }
-    };
-    let theirs: Vec<&[u8]> = src.split(|&c| c == sep).collect();
-    let field = theirs[rng.intn(theirs.len())];
     let mut fields: Vec<&[u8]> = b.split(|&c| c == sep).collect();
+    let field = match donor {
+        Some(d) => {
+            let theirs: Vec<&[u8]> = d.split(|&c| c == sep).collect();
+            theirs[rng.intn(theirs.len())]
+        }
+        None => fields[rng.intn(fields.len())],
+    };
     let k = rng.intn(fields.len());
-    let grows = field.len() + 1;
-    match rng.intn(4) {
-        0 => {
-            if b.len() + grows > max_len {
+    match way(rng) {
+        Way::Insert => {
+            if b.len() + field.len() + 1 > max_len {
                 return false;
             }
             let at = rng.intn(fields.len() + 1);
             fields.insert(at, field);
         }
-        1 => {
+        Way::Replace => {
             if fields[k] == field || b.len() - fields[k].len() + field.len() > max_len {
                 return false;
             }
             fields[k] = field;
         }
-        2 => {
-            // A list of one field has no separator: never the case here.
+        // The separator is there: at least two fields, one is left.
+        Way::Remove => {
             fields.remove(k);
         }
-        _ => {
+        Way::Repeat => {
             if b.len() + fields[k].len() + 1 > max_len {
                 return false;
             }
@@ -101,9 +113,9 @@ pub fn mutate_bytes(b: &mut Vec<u8>, donor: Option<&[u8]>, rng: &mut Rng, max_le
         }
     }
     let joined = fields.join(&sep);
-    if joined == *b {
-        return false;
-    }
+    // Every way changes the list: one separator more or fewer, or another
+    // field in place of one.
+    debug_assert!(joined != *b);
     *b = joined;
     true
 }
@@ -124,10 +136,10 @@ fn pick_separator(b: &[u8], rng: &mut Rng) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::{any, prop_assert, proptest};
+    use proptest::prelude::{any, prop_assert, prop_assert_eq, proptest};
 
-    fn fields_of(b: &[u8], sep: u8) -> Vec<Vec<u8>> {
-        b.split(|&c| c == sep).map(<[u8]>::to_vec).collect()
+    fn fields_of(b: &[u8]) -> Vec<&[u8]> {
+        b.split(|&c| c == b'|').collect()
     }
 
     #[test]
@@ -149,57 +161,110 @@ mod tests {
         for _ in 0..200 {
             let mut b = b"cat|dog".to_vec();
             if mutate_bytes(&mut b, Some(b"fox|owl"), &mut rng, 100) {
-                let f = fields_of(&b, b'|');
+                let f = fields_of(&b);
                 assert!(f
                     .iter()
-                    .all(|x| [&b"cat"[..], b"dog", b"fox", b"owl"].contains(&&x[..])));
-                if f.len() == 3 && f.iter().any(|x| x == b"fox" || x == b"owl") {
-                    seen_three = true;
-                }
+                    .all(|x| [&b"cat"[..], b"dog", b"fox", b"owl"].contains(x)));
+                seen_three |= f.len() == 3 && f.iter().any(|&x| x == b"fox" || x == b"owl");
             }
         }
         assert!(seen_three);
     }
 
     #[test]
-    fn each_of_the_four_ways_happens() {
+    fn each_way_does_what_it_says() {
         let mut rng = Rng::new(3);
-        let (mut longer, mut same, mut shorter, mut doubled) = (false, false, false, false);
-        for _ in 0..400 {
-            let mut b = b"a, bb, c".to_vec();
-            if !mutate_bytes(&mut b, None, &mut rng, 100) {
-                continue;
+        for _ in 0..200 {
+            let before = b"a|bb|c".to_vec();
+            let old = fields_of(&before);
+            let mut b = before.clone();
+            assert!(mutate_way(&mut b, Some(b"x|yy"), &mut rng, 100, |_| {
+                Way::Insert
+            }));
+            let new = fields_of(&b);
+            assert_eq!(new.len(), 4, "{b:?}");
+            // The old fields in their order, and one of the donor's.
+            let kept: Vec<_> = new.iter().filter(|&&f| old.contains(&f)).copied().collect();
+            assert_eq!(kept, old);
+            assert!(new.iter().any(|&f| f == b"x" || f == b"yy"), "{b:?}");
+
+            let mut b = before.clone();
+            if mutate_way(&mut b, Some(b"x|yy"), &mut rng, 100, |_| Way::Replace) {
+                let new = fields_of(&b);
+                assert_eq!(new.len(), 3);
+                let changed = (0..3).filter(|&i| new[i] != old[i]).count();
+                assert_eq!(changed, 1, "{b:?}");
             }
-            let before = fields_of(b"a, bb, c", b',');
-            let after = fields_of(&b, b',');
-            match after.len().cmp(&before.len()) {
-                std::cmp::Ordering::Greater => {
-                    longer = true;
-                    doubled |= after.windows(2).any(|w| w[0] == w[1]);
-                }
-                std::cmp::Ordering::Equal => same = true,
-                std::cmp::Ordering::Less => shorter = true,
+
+            let mut b = before.clone();
+            assert!(mutate_way(&mut b, None, &mut rng, 100, |_| Way::Remove));
+            assert_eq!(fields_of(&b).len(), 2);
+            assert!(fields_of(&b).iter().all(|f| old.contains(f)));
+
+            let mut b = before.clone();
+            assert!(mutate_way(&mut b, None, &mut rng, 100, |_| Way::Repeat));
+            let new = fields_of(&b);
+            assert_eq!(new.len(), 4);
+            assert!(new.windows(2).any(|w| w[0] == w[1]), "{b:?}");
+            let mut dedup = new.clone();
+            dedup.dedup();
+            assert_eq!(dedup, old);
+        }
+    }
+
+    #[test]
+    fn a_donor_without_the_separator_is_one_field() {
+        // `a|b` with a donor split only at commas: the donor comes in
+        // whole, as one more alternative, or not at all.
+        let mut rng = Rng::new(5);
+        let mut whole = false;
+        for _ in 0..200 {
+            let mut b = b"a|b".to_vec();
+            if mutate_bytes(&mut b, Some(b"x,y"), &mut rng, 100) {
+                let f = fields_of(&b);
+                assert!(
+                    f.iter().all(|&f| [&b"a"[..], b"b", b"x,y"].contains(&f)),
+                    "{b:?}"
+                );
+                whole |= f.contains(&&b"x,y"[..]);
             }
         }
-        assert!(longer && same && shorter && doubled);
+        assert!(whole);
     }
 
     proptest! {
         #[test]
         fn never_longer_than_max_len_and_unchanged_when_false(
-            b in proptest::collection::vec(any::<u8>(), 0..64),
-            d in proptest::collection::vec(any::<u8>(), 0..64),
+            b in proptest::collection::vec(any::<u8>(), 0..40),
+            d in proptest::collection::vec(any::<u8>(), 0..40),
+            max_len in 0usize..48,
             seed in any::<u64>(),
-            max_len in 0usize..80,
+            with_donor in any::<bool>(),
         ) {
             let mut rng = Rng::new(seed);
-            let mut x = b.clone();
-            let changed = mutate_bytes(&mut x, Some(&d), &mut rng, max_len.max(b.len()));
-            prop_assert!(x.len() <= max_len.max(b.len()));
+            let mut v = b.clone();
+            v.truncate(max_len);
+            let before = v.clone();
+            let donor = with_donor.then_some(&d[..]);
+            let changed = mutate_bytes(&mut v, donor, &mut rng, max_len);
+            prop_assert!(v.len() <= max_len.max(before.len()));
             if changed {
-                prop_assert!(x != b);
+                prop_assert!(v != before);
             } else {
-                prop_assert!(x == b);
+                prop_assert_eq!(&v, &before);
+            }
+            // An argument already longer than max_len never grows.
+            let mut long = b.clone();
+            let len = long.len();
+            mutate_bytes(&mut long, Some(&d), &mut rng, len / 2);
+            prop_assert!(long.len() <= len);
+            let mut values = vec![Value::Int(3), Value::String(b.clone()), Value::Bytes(d.clone())];
+            let donor = values.clone();
+            mutate(&mut values, Some(&donor), &mut rng, max_len);
+            for value in &values {
+                if let Value::Bytes(x) | Value::String(x) = value {
+                    prop_assert!(x.len() <= max_len.max(40));
+                }
             }
         }
     }

@@ -297,6 +297,35 @@ pub fn pick_bytes_index(values: &[Value], rng: &mut Rng) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// Draws one `[]byte` or `string` argument of `values` (as
+/// [`pick_bytes`]) and hands it to `f` with the same argument of `donor`
+/// when that is not empty and a coin's toss says so (`None` otherwise: `f`
+/// then takes its material from the argument itself); false when there is
+/// no such argument, else what `f` says. The mutations that move whole
+/// parts of text between entries (`lines`, `fields`) start so.
+pub fn with_donor_bytes(
+    values: &mut [Value],
+    donor: Option<&[Value]>,
+    rng: &mut Rng,
+    f: impl FnOnce(&mut Vec<u8>, Option<&[u8]>, &mut Rng) -> bool,
+) -> bool {
+    let Some(i) = pick_bytes_index(values, rng) else {
+        return false;
+    };
+    // Entries share their argument types: the donor's is bytes too.
+    let from_donor = donor
+        .and_then(|d| d.get(i))
+        .and_then(Value::as_bytes)
+        .filter(|d| !d.is_empty());
+    let (Value::Bytes(b) | Value::String(b)) = &mut values[i] else {
+        return false;
+    };
+    match from_donor {
+        Some(d) if rng.bool() => f(b, Some(d), rng),
+        _ => f(b, None, rng),
+    }
+}
+
 /// Writes a dictionary word into one `[]byte` or `string` argument,
 /// over its bytes or inserted; false when there is no such argument.
 pub fn place_word(values: &mut [Value], word: &[u8], rng: &mut Rng, max_len: usize) -> bool {

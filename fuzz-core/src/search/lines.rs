@@ -44,21 +44,9 @@ pub fn mutate(
     rng: &mut Rng,
     max_len: usize,
 ) -> bool {
-    let Some(i) = crate::search::hints::pick_bytes_index(values, rng) else {
-        return false;
-    };
-    // Entries share their argument types: the donor's is bytes too.
-    let from_donor = donor
-        .and_then(|d| d.get(i))
-        .and_then(Value::as_bytes)
-        .filter(|d| !d.is_empty());
-    let (Value::Bytes(b) | Value::String(b)) = &mut values[i] else {
-        return false;
-    };
-    match from_donor {
-        Some(d) if rng.bool() => mutate_bytes(b, Some(d), rng, max_len),
-        _ => mutate_bytes(b, None, rng, max_len),
-    }
+    crate::search::hints::with_donor_bytes(values, donor, rng, |b, d, rng| {
+        mutate_bytes(b, d, rng, max_len)
+    })
 }
 
 /// [`mutate`] on one argument: lines from `donor`, or from `b` itself.

@@ -1,11 +1,12 @@
 //! The search: how new inputs are made from old ones and which old ones
 //! are chosen. Go's mutator and random generator ([`mutator`], [`rng`]);
 //! what Go lacks: comparison hints ([`hints`]), dictionaries ([`dict`],
-//! [`codewords`], [`codestrings`]), scheduling by rarity ([`schedule`], over the coverage
-//! features [`pctable`] defines), splicing ([`splice`]), whole characters
-//! ([`utf8`]), whole lines ([`lines`]), numbers written as text ([`asciinum`]), entries kept short
-//! while fuzzing ([`reduce`]); and shrinking an input while it keeps a
-//! property ([`minimize`]).
+//! [`codewords`], [`codestrings`]), scheduling by rarity ([`schedule`],
+//! over the coverage features [`pctable`] defines), splicing
+//! ([`splice`]), whole characters ([`utf8`]), whole lines ([`lines`]) and
+//! fields ([`fields`]), numbers written as text ([`asciinum`]), entries
+//! kept short while fuzzing ([`reduce`]); and shrinking an input while it
+//! keeps a property ([`minimize`]).
 
 pub mod asciinum;
 pub mod codestrings;
