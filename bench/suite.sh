@@ -1101,7 +1101,8 @@ stop_runs() {
 }
 trap stop_runs INT TERM
 free_cpus=()
-narrow=0
+slot=0
+slot_run=
 for ((i = 0; i < jobs; i++)); do free_cpus+=("$((i % ncpu))"); done
 failed=0
 reap() {
@@ -1126,17 +1127,33 @@ for job in "${queue[@]}"; do
         unset "cpu_of[$!]"
         continue
     fi
-    # The CPU turns round by round (job n takes (n + n/JOBS) mod JOBS), so
-    # that an engine of a pair does not run on the same CPU every time:
-    # the CPUs of one machine run the same engine at rates that differ.
-    want=$(((narrow + narrow / jobs) % jobs % ncpu))
-    narrow=$((narrow + 1))
-    while [[ " ${free_cpus[*]} " != *" $want "* ]] && [ "${#cpu_of[@]}" -gt 0 ]; do reap; done
-    [ "$failed" = 0 ] || break
-    cpu="$want"
-    [[ " ${free_cpus[*]} " == *" $want "* ]] || cpu="${free_cpus[0]}"
+    # The CPU turns round from run to run (the job in place s of run r
+    # takes CPU (s + r - 1) mod JOBS), so that each engine runs on each
+    # CPU: the CPUs of one machine run the same engine at rates that
+    # differ. Waiting for that CPU costs the seconds between two runs'
+    # ends, more when a run ended early (a finding); with PIN=0 the CPU is
+    # only a label and nothing waits.
+    if [ "$r" != "$slot_run" ]; then
+        slot=0
+        slot_run="$r"
+    fi
+    want=$(((slot + r - 1) % jobs % ncpu))
+    slot=$((slot + 1))
+    if [ "$pin" != 0 ]; then
+        while [[ " ${free_cpus[*]} " != *" $want "* ]] && [ "${#cpu_of[@]}" -gt 0 ]; do reap; done
+        [ "$failed" = 0 ] || break
+    fi
+    cpu="${free_cpus[0]}"
+    [[ " ${free_cpus[*]} " != *" $want "* ]] || cpu="$want"
     rest=()
-    for c in "${free_cpus[@]}"; do [ "$c" = "$cpu" ] || rest+=("$c"); done
+    taken=0
+    for c in "${free_cpus[@]}"; do
+        if [ "$taken" = 0 ] && [ "$c" = "$cpu" ]; then
+            taken=1
+        else
+            rest+=("$c")
+        fi
+    done
     free_cpus=("${rest[@]}")
     run_one "$t" "$e" "$r" "$cpu" &
     cpu_of[$!]="$cpu"
