@@ -120,15 +120,18 @@ fn mutate_way(
     true
 }
 
-/// One of [`SEPARATORS`] that `b` holds, drawn uniformly among them.
+/// One of [`SEPARATORS`] that `b` holds, drawn uniformly among them (in
+/// one pass over `b`).
 fn pick_separator(b: &[u8], rng: &mut Rng) -> Option<u8> {
+    let mut held = [false; 256];
+    for &c in b {
+        held[c as usize] = true;
+    }
     let mut present = [0u8; SEPARATORS.len()];
     let mut n = 0;
-    for &s in SEPARATORS {
-        if b.contains(&s) {
-            present[n] = s;
-            n += 1;
-        }
+    for &s in SEPARATORS.iter().filter(|&&s| held[s as usize]) {
+        present[n] = s;
+        n += 1;
     }
     (n > 0).then(|| present[rng.intn(n)])
 }
