@@ -382,8 +382,8 @@ pub struct Search {
     /// split at a separator it holds (| , ; & space / : tab), a field of another entry inserted
     /// or in place of one, a field removed or written twice; or never (0, the default). For
     /// alternations, lists of columns or values, query strings and paths, where what a target
-    /// does depends on how many items a list has and which; arguments without a separator are
-    /// left alone.
+    /// does depends on how many items a list has and which; arguments without a separator, and
+    /// arguments that are not text (not valid UTF-8), are left alone.
     #[cfg_attr(feature = "clap", arg(
         long = "fields",
         value_name = "0|1",
