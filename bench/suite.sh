@@ -1041,6 +1041,13 @@ attempt() {
             printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$e" "$r" "$((k * interval))" "$final_edges" >>"$timeline"
     done
     n_final="$(find "$d/snap/$secs" -type f | wc -l)"
+    # Every sample is replayed now: keep the final corpus (funcdiff.py
+    # reads it) and drop the others, which made a quick sitting's
+    # directory hold about a gigabyte, and the next sitting wait minutes
+    # to remove it.
+    for s in $(find "$d/snap" -mindepth 1 -maxdepth 1 -type d -printf '%f\n'); do
+        [ "$s" = "$secs" ] || rm -rf "${d:?}/snap/$s" "$d/snap-raw/$s"
+    done
     local row rows
     printf -v row '%s\t' "$mode" "$secs" "$t" "$e" "$r" "$rc" "$wall" "$cpu_frac" "${eps:-}" "${final_edges:-}" \
         "$n_final" "${bug:-}" "${why:-}" "$load0" "$load1" "$started"
