@@ -140,8 +140,9 @@
 #                      RESULTS.md says); full mode: append even when this
 #                      invocation ran nothing
 #
-# Everything built and every run's logs, corpus samples and results are
-# under bench/out/suite/ (git-ignored). Installs clang-19,
+# Everything built and every run's logs, final corpus and results are
+# under bench/out/suite/ (git-ignored; the corpus samples taken during a
+# run are removed once replayed). Installs clang-19,
 # libclang-rt-19-dev, afl++ (which brings clang-14, the LLVM it is built
 # against), golang-go and python3 with apt-get when missing; AFL++ 4.40c is
 # built by bench/aflpp/build.sh (into bench/out/aflpp/) when missing.
@@ -1046,7 +1047,7 @@ attempt() {
     # directory hold about a gigabyte, and the next sitting wait minutes
     # to remove it.
     for s in $(find "$d/snap" -mindepth 1 -maxdepth 1 -type d -printf '%f\n'); do
-        [ "$s" = "$secs" ] || rm -rf "${d:?}/snap/$s" "$d/snap-raw/$s"
+        [ "$s" = "$secs" ] || rm -rf "$d/snap/$s" "$d/snap-raw/$s"
     done
     local row rows
     printf -v row '%s\t' "$mode" "$secs" "$t" "$e" "$r" "$rc" "$wall" "$cpu_frac" "${eps:-}" "${final_edges:-}" \

@@ -326,6 +326,14 @@ pub fn with_donor_bytes(
     }
 }
 
+/// For the mutations that move parts of text (`lines`, `fields`): `None`
+/// when `b` is not text (not valid UTF-8), else the donor, kept only when
+/// it is text too (a binary donor's parts would make the text binary).
+pub fn text_donor<'a>(b: &[u8], donor: Option<&'a [u8]>) -> Option<Option<&'a [u8]>> {
+    std::str::from_utf8(b).ok()?;
+    Some(donor.filter(|d| std::str::from_utf8(d).is_ok()))
+}
+
 /// Writes a dictionary word into one `[]byte` or `string` argument,
 /// over its bytes or inserted; false when there is no such argument.
 pub fn place_word(values: &mut [Value], word: &[u8], rng: &mut Rng, max_len: usize) -> bool {

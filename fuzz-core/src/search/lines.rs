@@ -28,7 +28,9 @@
 //! mutators' work. So is an argument that is not text (not valid UTF-8):
 //! binary input holds a `\n` byte often, and moving "lines" of it is a
 //! costly random splice (on zlib, -lines ran at about two thirds of the
-//! default's executions per second until this guard, as `-fields` did).
+//! default's executions per second until this guard, as `-fields` did);
+//! and a donor that is not text gives no lines (the argument's own lines
+//! move instead).
 
 use crate::format::value::Value;
 use crate::search::rng::Rng;
@@ -52,12 +54,12 @@ pub fn mutate(
     })
 }
 
-/// [`mutate`] on one argument: lines from `donor`, or from `b` itself;
-/// false, and `b` left alone, when `b` is not text.
+/// [`mutate`] on one argument: lines from `donor` (when it is text), or
+/// from `b` itself; false, and `b` left alone, when `b` is not text.
 pub fn mutate_bytes(b: &mut Vec<u8>, donor: Option<&[u8]>, rng: &mut Rng, max_len: usize) -> bool {
-    if std::str::from_utf8(b).is_err() {
+    let Some(donor) = crate::search::hints::text_donor(b, donor) else {
         return false;
-    }
+    };
     let has_lines = |x: &[u8]| x.contains(&b'\n');
     if !has_lines(b) && !donor.is_some_and(has_lines) {
         return false;
@@ -263,12 +265,9 @@ mod tests {
         }
     }
 
-    /// Bytes of lines: letters, line starts, the newline, and two bytes
-    /// that make the input not text now and then (a lone lead byte, 0xff).
+    /// Bytes of lines: letters, line starts, the newline.
     fn line_byte() -> impl proptest::strategy::Strategy<Value = u8> {
-        use proptest::strategy::Strategy;
-        const BYTES: &[u8] = b"ab> -#:\n\n\xc3\xff";
-        (0..BYTES.len()).prop_map(|i| BYTES[i])
+        crate::search::mostly_text(b"ab> -#:\n\n")
     }
 
     #[test]
@@ -280,6 +279,15 @@ mod tests {
             assert!(!mutate_bytes(&mut b, Some(b"x\ny\n"), &mut rng, 100));
             assert_eq!(b, before);
         }
+        // Text beyond ASCII is text; a donor that is not text gives none
+        // of its lines (here its only line, "\xff\n").
+        let mut changed = false;
+        for _ in 0..200 {
+            let mut b = "é\nü\n".as_bytes().to_vec();
+            changed |= mutate_bytes(&mut b, Some(b"\xff\n"), &mut rng, 100);
+            assert!(std::str::from_utf8(&b).is_ok(), "{b:?}");
+        }
+        assert!(changed);
     }
 
     proptest! {

@@ -23,3 +23,18 @@ pub mod rng;
 pub mod schedule;
 pub mod splice;
 pub mod utf8;
+
+/// For the property tests of the mutations of text (`lines`, `fields`):
+/// bytes of `text`, and now and then (one byte in about a hundred) one
+/// that makes the input not text (a lone lead byte, 0xff), so that most
+/// inputs, long ones too, reach the mutation and some test its guard.
+#[cfg(test)]
+fn mostly_text(text: &'static [u8]) -> impl proptest::strategy::Strategy<Value = u8> {
+    use proptest::strategy::Strategy;
+    let n = text.len() * 50;
+    (0..n + 2).prop_map(move |i| match i.checked_sub(n) {
+        Some(0) => 0xc3,
+        Some(_) => 0xff,
+        None => text[i % text.len()],
+    })
+}

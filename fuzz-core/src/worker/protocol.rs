@@ -367,8 +367,8 @@ pub struct Search {
     /// removed, or the start of another line (its blanks and punctuation: "> ", "- ", "  ", ":")
     /// written before a line, so that a line takes another's kind; or never (0, the default).
     /// For block-structured text (Markdown's quotes and lists, YAML, TOML tables, patches), whose
-    /// bugs want a few short lines of the right kinds together; arguments without a newline, and
-    /// arguments that are not text (not valid UTF-8), are left alone.
+    /// bugs want a few short lines of the right kinds together; an argument that neither it nor
+    /// the other entry holds a newline in, or that is not text (not valid UTF-8), is left alone.
     #[cfg_attr(feature = "clap", arg(
         long = "lines",
         value_name = "0|1",
