@@ -27,8 +27,8 @@
 //! input holds a separator byte almost always, and splitting and joining
 //! it at one is a costly random splice there (it halved zlib's executions
 //! per second); and a donor that is not text gives no fields (the
-//! argument's own fields move instead). `-lines` does the same for lines, with what lines need
-//! besides.
+//! argument's own fields move instead). `-lines` does the same for lines,
+//! with what lines need besides.
 
 use crate::format::value::Value;
 use crate::search::rng::Rng;
