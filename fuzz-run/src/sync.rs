@@ -2,10 +2,11 @@
 //! (`fuzz_core::store::sync` keeps the directory's format). One [`Syncer`]
 //! serves every target of the run: each target's coordinator publishes what
 //! it adds, and every -sync_interval one round fetches what the others
-//! published for all targets (the first rounds sooner: 1 s after the
-//! start, then 2 s, 4 s, ... until the gap reaches -sync_interval, since
-//! the instances of a fleet find most of their coverage in its first
-//! seconds, each the same easy part unless they share it); a target's entries wait in its inbox until
+//! published for all targets (the first rounds sooner: a gap of a tenth
+//! of the time run so far, at least 1 s, until it reaches -sync_interval,
+//! since the instances of a fleet find most of their coverage in its
+//! first minutes, each the same easy part unless they share it); a
+//! target's entries wait in its inbox until
 //! its coordinator takes them (its turn), to be run once and kept if they
 //! add coverage here. A shared file system that fails now and then (NFS)
 //! costs a warning, not the run.
@@ -20,10 +21,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub struct Syncer {
     dir: SyncDir,
     interval: Duration,
-    /// When the last round ran; `None` before the first. The rounds run
-    /// so far.
+    /// When the last round ran; `None` before the first.
     last: Option<Instant>,
-    rounds: u32,
     /// Fetched entries (v1 bytes) by target, not taken yet.
     inbox: HashMap<String, Vec<Vec<u8>>>,
     /// Each target's last snapshot, and the run's start, for the status.
@@ -56,7 +55,6 @@ impl Syncer {
             dir,
             interval,
             last: None,
-            rounds: 0,
             inbox: HashMap::new(),
             snapshots: HashMap::new(),
             started: Instant::now(),
@@ -93,16 +91,11 @@ impl Syncer {
         }
     }
 
-    /// A round is due: the first, or [`Syncer::gap`] after the last.
+    /// A round is due: the first, or [`gap`] after the last.
     pub fn due(&self) -> bool {
-        self.last.map_or(true, |t| t.elapsed() >= self.gap())
-    }
-
-    /// The time from one round to the next: 1 s after the first round,
-    /// doubling after each, up to -sync_interval.
-    fn gap(&self) -> Duration {
-        let ramp = Duration::from_secs(1 << (self.rounds.max(1) - 1).min(20));
-        ramp.min(self.interval)
+        self.last.map_or(true, |t| {
+            t.elapsed() >= gap(t.duration_since(self.started), self.interval)
+        })
     }
 
     /// Runs a round when one is due (fetching what the others published
@@ -112,7 +105,6 @@ impl Syncer {
         self.snapshots.insert(target.to_string(), now);
         if self.due() {
             self.last = Some(Instant::now());
-            self.rounds = self.rounds.saturating_add(1);
             match self.dir.fetch_new() {
                 Ok(new) => {
                     for p in new.entries {
@@ -206,6 +198,20 @@ impl Syncer {
     }
 }
 
+/// The time from a round `at` the run's start to the next: a tenth of
+/// `at`, at least 1 s, at most `interval`. Rounds come every second for
+/// the first 10 s, then each 10 % later than the last, and every
+/// `interval` from `at` = 10 × `interval` on: with two instances most
+/// coverage comes in the first minutes, and an entry found by one reaches
+/// the other within a tenth of the time run, where a fixed ramp of 1, 2,
+/// 4, ... s left it up to `interval` away from 15 s on. A round reads only
+/// what the others appended, so the extra rounds of the first minutes
+/// cost a few reads each (about 40 rounds in the first 5 minutes at the
+/// default 30 s).
+fn gap(at: Duration, interval: Duration) -> Duration {
+    (at / 10).max(Duration::from_secs(1)).min(interval)
+}
+
 /// This machine's host name (the kernel's), or "localhost".
 fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -254,26 +260,28 @@ mod tests {
     }
 
     #[test]
-    fn the_first_rounds_come_after_1_2_4_s_then_every_interval() {
+    fn rounds_come_a_tenth_of_the_time_run_apart_then_every_interval() {
         let d = tempfile::tempdir().unwrap();
         let mut b = open(d.path(), "b", Duration::from_secs(30));
         b.take("FuzzX", snap(0, 0, 0));
         assert!(!b.due(), "the next round is a second away");
-        let gaps: Vec<u64> = (1..9)
-            .map(|rounds| {
-                b.rounds = rounds;
-                b.gap().as_secs()
-            })
+        let s = Duration::from_secs;
+        let interval = s(30);
+        let gaps: Vec<Duration> = [0, 5, 10, 20, 60, 150, 299, 300, 3600]
+            .into_iter()
+            .map(|at| gap(s(at), interval))
             .collect();
-        assert_eq!(gaps, [1, 2, 4, 8, 16, 30, 30, 30]);
-        b.rounds = u32::MAX;
-        assert_eq!(b.gap().as_secs(), 30);
-        let short = open(d.path(), "c", Duration::from_millis(500));
+        let want = [1, 1, 1, 2, 6, 15].map(s).into_iter();
+        let want: Vec<Duration> = want
+            .chain([Duration::from_millis(29_900), s(30), s(30)])
+            .collect();
+        assert_eq!(gaps, want);
         assert_eq!(
-            short.gap(),
+            gap(s(60), Duration::from_millis(500)),
             Duration::from_millis(500),
             "never above the interval"
         );
+        assert_eq!(gap(Duration::MAX, interval), interval);
     }
 
     #[test]
