@@ -88,6 +88,10 @@
 #   fuzz-run-parallel2       one fuzz-run, -parallel 2: two CPUs, not in the
 #                            default selection (bench/suite/scaling.py sets
 #                            both beside fuzz-run on one CPU)
+#   fuzz-run-parallel2-vary  -parallel 2 -vary_workers 1: the second worker
+#                            runs with -fields 1 -code_strings 1; two CPUs
+#   fuzz-run-parallel2-text  -parallel 2 -fields 1 -code_strings 1: both
+#                            workers so (what -vary_workers is set beside)
 #   libfuzzer-jobs2          libFuzzer -jobs=2 -workers=2: two processes
 #                            sharing its corpus directory (each reloads what
 #                            the other wrote); two CPUs, not in the default
@@ -189,7 +193,8 @@ fuzz-run-no-reduce-inputs fuzz-run-code-strings \
 fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 # Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
-wide_engines="fuzz-run-sync2 fuzz-run-parallel2 libfuzzer-jobs2 aflpp440-ms2"
+wide_engines="fuzz-run-sync2 fuzz-run-parallel2 fuzz-run-parallel2-vary fuzz-run-parallel2-text \
+libfuzzer-jobs2 aflpp440-ms2"
 targets="${TARGETS:-$all_targets}"
 engines_explicit="${ENGINES:-}"
 engines="${ENGINES:-$all_engines}"
@@ -800,7 +805,7 @@ attempt() {
         mkdir -p "$d/testdata/fuzz"
         cp -r "$out/seeds-v1/fuzz/$t" "$d/testdata/fuzz/$t"
         local par=1 cache="$d/cache"
-        [ "$e" != fuzz-run-parallel2 ] || par=2
+        [[ "$e" != fuzz-run-parallel2* ]] || par=2
         [ "$e" != fuzz-run-sync2 ] || cache="$d/cache/{i}" # two.sh: one each
         cmd=("$bin/fuzz-run" -fuzz "^$t\$" -fuzztime "${secs}s" -parallel "$par" -max_len "$max_len"
             -testdata "$d/testdata" -fuzzcachedir "$cache" -json)
@@ -827,6 +832,8 @@ attempt() {
         fuzz-run-code-strings) cmd+=(-code_strings=1) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;
+        fuzz-run-parallel2-vary) cmd+=(-vary_workers=1) ;;
+        fuzz-run-parallel2-text) cmd+=(-fields=1 -code_strings=1) ;;
         fuzz-run-sync2)
             # As two machines of a fleet: each its own cache, one -sync
             # directory between them.

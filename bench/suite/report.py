@@ -21,7 +21,8 @@ ENGINE_ORDER = [
     "fuzz-run", "libfuzzer", "aflpp", "aflpp-cmplog", "aflpp440", "aflpp440-cmplog", "go", "fuzz-run-no-cmp",
     "fuzz-run-no-entropic", "fuzz-run-no-cross-over", "fuzz-run-no-len-control",
     "fuzz-run-no-auto-dict", "fuzz-run-utf8", "fuzz-run-dict", "fuzz-run-cmp-lib",
-    "fuzz-run-sync2", "fuzz-run-parallel2", "libfuzzer-jobs2", "aflpp440-ms2",
+    "fuzz-run-sync2", "fuzz-run-parallel2", "fuzz-run-parallel2-vary", "fuzz-run-parallel2-text",
+    "libfuzzer-jobs2", "aflpp440-ms2",
 ]
 TARGET_ORDER = ["zlib", "sqlite", "lua", "serde_json", "regex", "cmp"]
 

@@ -23,7 +23,8 @@ import sys
 
 # One-CPU engine -> its two-CPU forms.
 WIDE = {
-    "fuzz-run": ["fuzz-run-sync2", "fuzz-run-parallel2"],
+    "fuzz-run": ["fuzz-run-sync2", "fuzz-run-parallel2", "fuzz-run-parallel2-vary",
+                 "fuzz-run-parallel2-text"],
     "libfuzzer": ["libfuzzer-jobs2"],
     "aflpp440": ["aflpp440-ms2"],
 }

@@ -109,6 +109,20 @@ pub struct Cli {
     #[arg(long = "parallel", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub parallel: Option<u32>,
 
+    /// With -parallel 2 or more, let the workers search differently (1): every second worker
+    /// (the second, fourth, ...) runs with the text switches -fields 1 and -code_strings 1 on top
+    /// of the other Search flags, as AFL++'s secondary instances run other schedules, so that the
+    /// workers find different things and hand them to each other; or run every worker alike (0,
+    /// the default).
+    #[arg(
+        long = "vary_workers",
+        value_name = "0|1",
+        default_value = "0",
+        value_parser = parse_flag01,
+        action = clap::ArgAction::Set
+    )]
+    pub vary_workers: bool,
+
     /// Keep fuzzing after a failure (a failing seed too), recording one crasher per crash site.
     #[arg(long = "keepfuzzing")]
     pub keepfuzzing: bool,

@@ -237,7 +237,7 @@ impl State {
         if max_execs == Some(0) {
             return None; // the count is spoken for by slices in flight
         }
-        let search = self.cfg.search;
+        let search = self.cfg.search_for(w);
         let slot = &mut self.slots[w];
         slot.promised = max_execs.unwrap_or(0);
         let (add_coverage, synced) = self.corpus.features_since(slot.synced);
@@ -398,7 +398,7 @@ mod tests {
     use crate::state::{Action, Config, Job, Life, Phase, Stage};
     use fuzz_core::duration::Limit;
     use fuzz_core::worker::client::Killed;
-    use fuzz_core::worker::protocol::Request;
+    use fuzz_core::worker::protocol::{Request, Search};
     use std::time::Duration;
 
     /// One look of the hang watch at worker 0, `after` its last progress.
@@ -603,6 +603,40 @@ mod tests {
             }
             ref other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn with_vary_workers_every_second_worker_runs_the_text_switches() {
+        let searches = |vary_workers| {
+            let cfg = Config {
+                vary_workers,
+                search: Search {
+                    code_strings: false,
+                    ..config().search
+                },
+                ..config()
+            };
+            let mut s = state(cfg, 4, &["a"]);
+            s.phase = Phase::Fuzzing;
+            let a = s.hand_out(Clock::default());
+            sent(&a)
+                .into_iter()
+                .map(|(w, r)| match r {
+                    Request::Fuzz { search, .. } => (w, search.fields, search.code_strings),
+                    other => panic!("{other:?}"),
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            searches(true),
+            [
+                (0, false, false),
+                (1, true, true),
+                (2, false, false),
+                (3, true, true)
+            ]
+        );
+        assert!(searches(false).iter().all(|&(_, f, c)| !f && !c));
     }
 
     #[test]

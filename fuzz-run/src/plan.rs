@@ -77,6 +77,7 @@ fn config(cli: &Cli) -> Config {
         seeded: cli.seed.is_some(),
         use_cmp: cli.use_cmp,
         search: cli.search,
+        vary_workers: cli.vary_workers,
         shared: cli.sync.is_some(),
     }
 }

@@ -41,6 +41,9 @@ pub struct Config {
     pub seeded: bool,
     pub use_cmp: bool,
     pub search: Search,
+    /// `-vary_workers`: every second worker runs [`Config::search_for`]'s
+    /// other search.
+    pub vary_workers: bool,
     /// `-sync`: a finding is the fleet's, its site claimed before it is
     /// recorded here ([`Action::Claim`]).
     pub shared: bool,
@@ -65,6 +68,17 @@ impl Config {
 
     pub fn timeout_ms(&self) -> u64 {
         self.timeout.as_millis() as u64
+    }
+
+    /// The search worker slot `w` runs: `search`, with `-vary_workers`
+    /// the text switches (-fields, -code_strings) on in every second slot.
+    pub fn search_for(&self, w: usize) -> Search {
+        let mut search = self.search;
+        if self.vary_workers && w % 2 == 1 {
+            search.fields = true;
+            search.code_strings = true;
+        }
+        search
     }
 }
 
@@ -535,6 +549,7 @@ pub mod tests {
             seeded: false,
             use_cmp: true,
             shared: false,
+            vary_workers: false,
             search: Search {
                 entropic: true,
                 cross_over: true,
