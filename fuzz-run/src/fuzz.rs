@@ -120,7 +120,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         })?;
     }
     if let Some(sync) = &sync {
-        sync.borrow_mut().write_status(true);
+        sync.borrow_mut().keep(true);
     }
     let failed = malformed
         + coordinators

@@ -23,6 +23,9 @@ pub struct Syncer {
     interval: Duration,
     /// When the last round ran; `None` before the first.
     last: Option<Instant>,
+    /// When the cursor and the status were last written (by a round, at
+    /// most once per -sync_interval: the quicker first rounds only read).
+    kept: Option<Instant>,
     /// Fetched entries (v1 bytes) by target, not taken yet.
     inbox: HashMap<String, Vec<Vec<u8>>>,
     /// Each target's last snapshot, and the run's start, for the status.
@@ -55,6 +58,7 @@ impl Syncer {
             dir,
             interval,
             last: None,
+            kept: None,
             inbox: HashMap::new(),
             snapshots: HashMap::new(),
             started: Instant::now(),
@@ -113,15 +117,26 @@ impl Syncer {
                     for what in new.skipped {
                         self.skipped(what);
                     }
-                    if let Err(e) = self.dir.save_cursor() {
-                        self.warn("cannot keep the cursor", &e);
-                    }
                 }
                 Err(e) => self.warn("cannot read what the others published", &e),
             }
-            self.write_status(false);
+            if self.kept.map_or(true, |t| t.elapsed() >= self.interval) {
+                self.kept = Some(Instant::now());
+                self.keep(false);
+            }
         }
         self.inbox.remove(target).unwrap_or_default()
+    }
+
+    /// Writes the cursor (how far the others' indexes were read: a restart
+    /// with the same id goes on from there; one that finds it an interval
+    /// behind runs those entries once more, and keeps none it has) and the
+    /// status; `done` when the run ends.
+    pub fn keep(&mut self, done: bool) {
+        if let Err(e) = self.dir.save_cursor() {
+            self.warn("cannot keep the cursor", &e);
+        }
+        self.write_status(done);
     }
 
     /// Notes where `target` stands, for the status.
@@ -166,7 +181,7 @@ impl Syncer {
 
     /// Writes this instance's status: the sums over its targets; `done`
     /// when the run ends.
-    pub fn write_status(&mut self, done: bool) {
+    fn write_status(&mut self, done: bool) {
         let sum = |f: fn(&Snapshot) -> u64| self.snapshots.values().map(f).sum::<u64>();
         let execs = sum(|s| s.execs);
         let secs = self.started.elapsed().as_secs_f64();
@@ -285,6 +300,35 @@ mod tests {
     }
 
     #[test]
+    fn the_quicker_rounds_read_but_write_the_cursor_and_status_once_per_interval() {
+        let d = tempfile::tempdir().unwrap();
+        let mut a = open(d.path(), "a", Duration::ZERO);
+        let mut b = open(d.path(), "b", Duration::from_secs(3600));
+        let own = d.path().join(".sync/instances/b");
+        b.take("FuzzX", snap(0, 0, 0));
+        let written = |f: &str| std::fs::metadata(own.join(f)).unwrap().modified().unwrap();
+        let (cursor, status) = (written("cursor"), written("status"));
+        a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"new\")\n");
+        std::thread::sleep(Duration::from_millis(20));
+        b.last = Some(Instant::now() - Duration::from_secs(2)); // a quick round is due
+        assert!(b.due());
+        assert_eq!(b.take("FuzzX", snap(1, 1, 0)).len(), 1, "fetched");
+        assert_eq!(
+            (written("cursor"), written("status")),
+            (cursor, status),
+            "not written again within the interval"
+        );
+        b.keep(true);
+        assert_ne!(written("cursor"), cursor, "written at the end");
+        drop(b);
+        let mut again = open(d.path(), "b", Duration::from_secs(3600));
+        assert!(
+            again.take("FuzzX", snap(0, 0, 0)).is_empty(),
+            "the end's cursor"
+        );
+    }
+
+    #[test]
     fn a_round_runs_once_per_interval_and_the_cursor_is_kept() {
         let d = tempfile::tempdir().unwrap();
         let mut a = open(d.path(), "a", Duration::ZERO);
@@ -337,7 +381,7 @@ mod tests {
         a.note("FuzzX", snap(100, 10, 1));
         a.note("FuzzY", snap(50, 5, 0));
         a.note("FuzzX", snap(200, 12, 1));
-        a.write_status(true);
+        a.keep(true);
         let seen = fuzz_core::store::sync::statuses(d.path()).unwrap();
         let [one] = &seen[..] else { panic!("{seen:?}") };
         let s = one.status.as_ref().unwrap();
