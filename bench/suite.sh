@@ -771,7 +771,9 @@ stop_at_hang() {
 
 # run_one TARGET ENGINE RUN CPU: one run (attempt), rerun up to STOP_RERUNS
 # times while it ends early at a finding (not on cmp, whose finding is the
-# measure); the stopped attempts' directories are kept beside it (RUN.stopK).
+# measure); the stopped attempts' directories are kept beside it (RUN.stopK),
+# with their logs and findings but without their corpus samples, which
+# nothing replays (the row counts the last attempt).
 run_one() {
     local t="$1" e="$2" r="$3" cpu="$4" k stops="" stopped_at
     for ((k = 1; ; k++)); do
@@ -782,6 +784,7 @@ run_one() {
         stops="${stops:+$stops, }$stopped_at s"
         rm -rf "$mode_dir/runs/${secs}s/$t/$e/$r.stop$k"
         mv "$mode_dir/runs/${secs}s/$t/$e/$r" "$mode_dir/runs/${secs}s/$t/$e/$r.stop$k"
+        rm -rf "$mode_dir/runs/${secs}s/$t/$e/$r.stop$k/snap" "$mode_dir/runs/${secs}s/$t/$e/$r.stop$k/snap-raw"
         note "$t/$e/$r ended at a finding at $stopped_at s; run again ($k of $stop_reruns)"
     done
 }
