@@ -108,7 +108,10 @@ impl Syncer {
     pub fn take(&mut self, target: &str, now: Snapshot) -> Vec<Vec<u8>> {
         self.snapshots.insert(target.to_string(), now);
         if self.due() {
-            self.last = Some(Instant::now());
+            // One instant for both: a round due an interval after the last
+            // write finds the interval passed, however long the fetch took.
+            let began = Instant::now();
+            self.last = Some(began);
             match self.dir.fetch_new() {
                 Ok(new) => {
                     for p in new.entries {
@@ -120,8 +123,11 @@ impl Syncer {
                 }
                 Err(e) => self.warn("cannot read what the others published", &e),
             }
-            if self.kept.map_or(true, |t| t.elapsed() >= self.interval) {
-                self.kept = Some(Instant::now());
+            if self
+                .kept
+                .map_or(true, |t| began.duration_since(t) >= self.interval)
+            {
+                self.kept = Some(began);
                 self.keep(false);
             }
         }
@@ -213,16 +219,17 @@ impl Syncer {
     }
 }
 
-/// The time from a round `at` the run's start to the next: a tenth of
-/// `at`, at least 1 s, at most `interval`. Rounds come every second for
+/// The time from a round `at` the time since -sync was opened (before
+/// the baseline: a baseline longer than 10 s leaves fewer quick rounds)
+/// to the next: a tenth of `at`, at least 1 s, at most `interval`. Rounds come every second for
 /// the first 10 s, then each 10 % later than the last, and every
 /// `interval` from `at` = 10 × `interval` on: with two instances most
 /// coverage comes in the first minutes, and an entry found by one reaches
 /// the other within a tenth of the time run, where a fixed ramp of 1, 2,
 /// 4, ... s left it up to `interval` away from 15 s on. A round reads only
 /// what the others appended, so the extra rounds of the first minutes
-/// cost a few reads each (about 40 rounds in the first 5 minutes at the
-/// default 30 s).
+/// cost a few reads each (about 47 rounds in the first 5 minutes at the
+/// default 30 s, where steady rounds would be 10: docs/scale.md).
 fn gap(at: Duration, interval: Duration) -> Duration {
     (at / 10).max(Duration::from_secs(1)).min(interval)
 }
@@ -305,26 +312,38 @@ mod tests {
         let mut a = open(d.path(), "a", Duration::ZERO);
         let mut b = open(d.path(), "b", Duration::from_secs(3600));
         let own = d.path().join(".sync/instances/b");
+        let read = |f: &str| std::fs::read_to_string(own.join(f)).unwrap();
         b.take("FuzzX", snap(0, 0, 0));
-        let written = |f: &str| std::fs::metadata(own.join(f)).unwrap().modified().unwrap();
-        let (cursor, status) = (written("cursor"), written("status"));
+        let (cursor, status) = (read("cursor"), read("status"));
+        assert!(status.contains("\"execs\":0"), "{status}");
         a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"new\")\n");
-        std::thread::sleep(Duration::from_millis(20));
         b.last = Some(Instant::now() - Duration::from_secs(2)); // a quick round is due
         assert!(b.due());
         assert_eq!(b.take("FuzzX", snap(1, 1, 0)).len(), 1, "fetched");
         assert_eq!(
-            (written("cursor"), written("status")),
-            (cursor, status),
+            (read("cursor"), read("status")),
+            (cursor.clone(), status),
             "not written again within the interval"
         );
+        // An interval after the last write, a round writes both again.
+        b.kept = Some(Instant::now() - Duration::from_secs(3600));
+        b.last = Some(Instant::now() - Duration::from_secs(3600));
+        assert!(b.take("FuzzX", snap(2, 1, 0)).is_empty());
+        assert_ne!(read("cursor"), cursor, "the cursor past a's entry");
+        assert!(read("status").contains("\"execs\":2"), "{}", read("status"));
+        a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"newer\")\n");
+        b.last = Some(Instant::now() - Duration::from_secs(2));
+        assert_eq!(b.take("FuzzX", snap(3, 1, 0)).len(), 1);
         b.keep(true);
-        assert_ne!(written("cursor"), cursor, "written at the end");
+        assert!(
+            read("status").contains("\"done\":true"),
+            "written at the end"
+        );
         drop(b);
         let mut again = open(d.path(), "b", Duration::from_secs(3600));
         assert!(
             again.take("FuzzX", snap(0, 0, 0)).is_empty(),
-            "the end's cursor"
+            "the end's cursor is past both entries"
         );
     }
 
