@@ -360,6 +360,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-code-strings) echo code_strings ;;
     fuzz-run-dict) echo dict ;;
     fuzz-run-cmp-lib) echo cmp_lib ;;
+    fuzz-run-parallel2-vary) echo vary_workers ;;
     esac
 }
 kept=""
