@@ -70,8 +70,9 @@ use std::path::PathBuf;
         within a second of fuzz-run's own (a scheduler stopping a job, as Slurm's scancel, signals \
         every process of it) is a stop, not a finding.\n\n\
         The flags that only concern fuzzing (-fuzztime, -fuzzminimizetime, -parallel, \
-        -vary_workers, -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, -cmp_outcomes, -seed, \
-        -sync, -sync_id, -sync_interval, and the Search switches) are ignored without it."
+        -vary_workers, -keepfuzzing, -fuzzcachedir, -max_len, -dict, -cmp_lib, -use_cmp, \
+        -cmp_outcomes, -seed, -sync, -sync_id, -sync_interval, and the Search switches) are \
+        ignored without it."
 )]
 pub struct Cli {
     /// The target library (a coverage-instrumented shared object), or a Go package's or a Rust
