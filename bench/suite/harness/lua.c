@@ -3,11 +3,12 @@
    utf8 libraries only (no io, os, package or debug; dofile, loadfile and
    print removed; load accepts text chunks only), the input compiled with
    luaL_loadbufferx in text mode and run under lua_pcall, stopped by a count
-   hook after ~100,000 VM instructions. string.rep of an empty string (and
-   separator) gets a count of at most 1: its result is "" whatever the
-   count, but Lua's str_rep loops count times in C, where no hook stops
-   it, and string.rep("", 1e15) made runs of every engine end at a 10 s
-   hang of the harness rather than of Lua. */
+   hook after ~100,000 VM instructions. Two loops of the string library
+   run in C, where no hook stops them, and made runs of every engine end
+   at a 10 s hang of the harness rather than a bug of Lua: string.rep of
+   an empty string (and separator) gets a count of at most 1, its result
+   being "" whatever the count (string.rep("", 1e15)); pattern matching
+   charges the count for the subject's length (counted_match). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,7 +43,8 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
 }
 
 /* string.rep(s, n [, sep]): Lua's own (upvalue 1), with n at most 1 when s
-   and sep are both empty, so that the same "" comes back at once. */
+   and sep are both empty, so that the same "" comes back at once. (A long
+   result is bounded by the allocator's cap.) */
 static int empty_rep(lua_State *L) {
     size_t l, lsep;
     luaL_checklstring(L, 1, &l);
@@ -56,6 +58,25 @@ static int empty_rep(lua_State *L) {
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
     return 1;
+}
+
+/* string.find, match, gmatch, gsub: Lua's own (upvalue 1), a subject of n
+   bytes charged (n / 1 KiB)^2 hook calls first. A pattern with one
+   repetition can try every length at every start, n^2 steps in C where no
+   hook stops it ("%A*" on a 28,659-byte subject ran past 10 s); this
+   bounds that case, not patterns that nest repetitions on short subjects. */
+static int counted_match(lua_State *L) {
+    size_t n;
+    luaL_checklstring(L, 1, &n);
+    double kib = (double)n / 1024;
+    double calls = kib * kib;
+    if (calls > 1000) calls = 1000;
+    hook_calls += (unsigned)calls;
+    if (hook_calls > 100) return luaL_error(L, "instruction limit");
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
 }
 
 /* load(chunk [, name [, mode [, env]]]) for string chunks, text mode only. */
@@ -108,6 +129,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         lua_getfield(L, -1, "rep");
         lua_pushcclosure(L, empty_rep, 1);
         lua_setfield(L, -2, "rep");
+        static const char *const matchers[] = {"find", "match", "gmatch", "gsub", NULL};
+        for (const char *const *m = matchers; *m; m++) {
+            lua_getfield(L, -1, *m);
+            lua_pushcclosure(L, counted_match, 1);
+            lua_setfield(L, -2, *m);
+        }
     }
     lua_pop(L, 1);
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1000);
