@@ -206,8 +206,8 @@ pub struct Cli {
     pub sync_id: Option<String>,
 
     /// How often to import what the other instances published, and to update this instance's
-    /// status. The first rounds come sooner, while coverage comes fast: a tenth of the time run so
-    /// far apart (every second for the first 10 s), until the gap reaches D.
+    /// status. The first rounds come sooner, while coverage comes fast: 1 s after the start, then
+    /// 2 s, 4 s, ... until the gap reaches D.
     #[arg(
         long = "sync_interval",
         value_name = "D",
@@ -493,10 +493,10 @@ Publishing :: Every input this instance adds to its corpus while fuzzing (one th
 coverage) is written to DIR/<Target>/ and a line naming it is appended to this instance's index.
 The seed corpus and the cache an instance starts from are not: each instance reads its own.
 
-Importing :: Once at the start, then a tenth of the time run so far apart (at least 1 s) until the
-gap reaches -sync_interval, then every -sync_interval, the instance reads what the other instances
-appended to their indexes since its last round, runs each new entry once, and keeps it (in its
-corpus and cache) only if it adds coverage here. A round reads only what was added: it
+Importing :: Once at the start, then 1 s, 2 s, 4 s, ... apart until the gap reaches -sync_interval,
+then every -sync_interval, the instance reads what the other instances appended to their indexes
+since its last round, runs each new entry once, and keeps it (in its corpus and cache) only if it
+adds coverage here. A round reads only what was added: it
 lists the instances, not the corpus, so its cost does not grow with DIR.
 
 Crashers :: A crasher is written to testdata/fuzz/<Target>/ as without -sync, and to

@@ -2,11 +2,10 @@
 //! (`fuzz_core::store::sync` keeps the directory's format). One [`Syncer`]
 //! serves every target of the run: each target's coordinator publishes what
 //! it adds, and every -sync_interval one round fetches what the others
-//! published for all targets (the first rounds sooner: a gap of a tenth
-//! of the time run so far, at least 1 s, until it reaches -sync_interval,
-//! since the instances of a fleet find most of their coverage in its
-//! first minutes, each the same easy part unless they share it); a
-//! target's entries wait in its inbox until
+//! published for all targets (the first rounds sooner: 1 s after the
+//! start, then 2 s, 4 s, ... until the gap reaches -sync_interval, since
+//! the instances of a fleet find most of their coverage in its first
+//! seconds, each the same easy part unless they share it); a target's entries wait in its inbox until
 //! its coordinator takes them (its turn), to be run once and kept if they
 //! add coverage here. A shared file system that fails now and then (NFS)
 //! costs a warning, not the run.
@@ -21,8 +20,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub struct Syncer {
     dir: SyncDir,
     interval: Duration,
-    /// When the last round ran; `None` before the first.
+    /// When the last round ran; `None` before the first. The rounds run
+    /// so far.
     last: Option<Instant>,
+    rounds: u32,
     /// When the cursor and the status were last written (by a round, at
     /// most once per -sync_interval: the quicker first rounds only read).
     kept: Option<Instant>,
@@ -58,6 +59,7 @@ impl Syncer {
             dir,
             interval,
             last: None,
+            rounds: 0,
             kept: None,
             inbox: HashMap::new(),
             snapshots: HashMap::new(),
@@ -97,9 +99,8 @@ impl Syncer {
 
     /// A round is due: the first, or [`gap`] after the last.
     pub fn due(&self) -> bool {
-        self.last.map_or(true, |t| {
-            t.elapsed() >= gap(t.duration_since(self.started), self.interval)
-        })
+        self.last
+            .map_or(true, |t| t.elapsed() >= gap(self.rounds, self.interval))
     }
 
     /// Runs a round when one is due (fetching what the others published
@@ -112,6 +113,7 @@ impl Syncer {
             // write finds the interval passed, however long the fetch took.
             let began = Instant::now();
             self.last = Some(began);
+            self.rounds = self.rounds.saturating_add(1);
             match self.dir.fetch_new() {
                 Ok(new) => {
                     for p in new.entries {
@@ -219,19 +221,15 @@ impl Syncer {
     }
 }
 
-/// The time from a round `at` the time since -sync was opened (before
-/// the baseline: a baseline longer than 10 s leaves fewer quick rounds)
-/// to the next: a tenth of `at`, at least 1 s, at most `interval`. Rounds come every second for
-/// the first 10 s, then each 10 % later than the last, and every
-/// `interval` from `at` = 10 × `interval` on: with two instances most
-/// coverage comes in the first minutes, and an entry found by one reaches
-/// the other within a tenth of the time run, where a fixed ramp of 1, 2,
-/// 4, ... s left it up to `interval` away from 15 s on. A round reads only
-/// what the others appended, so the extra rounds of the first minutes
-/// cost a few reads each (about 47 rounds in the first 5 minutes at the
-/// default 30 s, where steady rounds would be 10: docs/scale.md).
-fn gap(at: Duration, interval: Duration) -> Duration {
-    (at / 10).max(Duration::from_secs(1)).min(interval)
+/// The time from the last round to the next, after `rounds` rounds: 1 s
+/// after the first, doubling after each, up to `interval`. Tried and not
+/// kept: a tenth of the time run (rounds every second for 10 s, within
+/// 10 % of the time run after), level with this ramp on two instances at
+/// 120 s (ahead on SQLite, behind on Lua; bench/LOG.md) for about three
+/// times its rounds in the first minutes.
+fn gap(rounds: u32, interval: Duration) -> Duration {
+    let ramp = Duration::from_secs(1 << (rounds.max(1) - 1).min(20));
+    ramp.min(interval)
 }
 
 /// This machine's host name (the kernel's), or "localhost".
@@ -282,28 +280,20 @@ mod tests {
     }
 
     #[test]
-    fn rounds_come_a_tenth_of_the_time_run_apart_then_every_interval() {
+    fn the_first_rounds_come_after_1_2_4_s_then_every_interval() {
         let d = tempfile::tempdir().unwrap();
         let mut b = open(d.path(), "b", Duration::from_secs(30));
         b.take("FuzzX", snap(0, 0, 0));
         assert!(!b.due(), "the next round is a second away");
-        let s = Duration::from_secs;
-        let interval = s(30);
-        let gaps: Vec<Duration> = [0, 5, 10, 20, 60, 150, 299, 300, 3600]
-            .into_iter()
-            .map(|at| gap(s(at), interval))
-            .collect();
-        let want = [1, 1, 1, 2, 6, 15].map(s).into_iter();
-        let want: Vec<Duration> = want
-            .chain([Duration::from_millis(29_900), s(30), s(30)])
-            .collect();
-        assert_eq!(gaps, want);
+        let interval = Duration::from_secs(30);
+        let gaps: Vec<u64> = (1..9).map(|r| gap(r, interval).as_secs()).collect();
+        assert_eq!(gaps, [1, 2, 4, 8, 16, 30, 30, 30]);
+        assert_eq!(gap(u32::MAX, interval), interval);
         assert_eq!(
-            gap(s(60), Duration::from_millis(500)),
+            gap(3, Duration::from_millis(500)),
             Duration::from_millis(500),
             "never above the interval"
         );
-        assert_eq!(gap(Duration::MAX, interval), interval);
     }
 
     #[test]
@@ -317,7 +307,7 @@ mod tests {
         let (cursor, status) = (read("cursor"), read("status"));
         assert!(status.contains("\"execs\":0"), "{status}");
         a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"new\")\n");
-        b.last = Some(Instant::now() - Duration::from_secs(2)); // a quick round is due
+        b.last = Some(Instant::now() - Duration::from_secs(2)); // the 1 s round is due
         assert!(b.due());
         assert_eq!(b.take("FuzzX", snap(1, 1, 0)).len(), 1, "fetched");
         assert_eq!(
@@ -332,6 +322,7 @@ mod tests {
         assert_ne!(read("cursor"), cursor, "the cursor past a's entry");
         assert!(read("status").contains("\"execs\":2"), "{}", read("status"));
         a.publish("FuzzX", b"go test fuzz v1\n[]byte(\"newer\")\n");
+        b.rounds = 1;
         b.last = Some(Instant::now() - Duration::from_secs(2));
         assert_eq!(b.take("FuzzX", snap(3, 1, 0)).len(), 1);
         b.keep(true);
