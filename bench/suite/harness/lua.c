@@ -5,10 +5,12 @@
    luaL_loadbufferx in text mode and run under lua_pcall, stopped by a count
    hook after ~100,000 VM instructions. Two loops of the string library
    run in C, where no hook stops them, and made runs of every engine end
-   at a 10 s hang of the harness rather than a bug of Lua: string.rep of
-   an empty string (and separator) gets a count of at most 1, its result
-   being "" whatever the count (string.rep("", 1e15)); pattern matching
-   charges the count for the subject's length (counted_match). */
+   at a 10 s hang of the harness rather than a bug of Lua: string.rep
+   charges the count for what it writes, and gives an empty string (and
+   separator) a count of at most 1, its result being "" whatever the count
+   (string.rep("", 1e15); a loop of 2.6 MB reps, each freed before the
+   next, under the allocator's cap); pattern matching charges the count
+   for the subject's length (counted_match). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,10 +44,10 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     if (++hook_calls > 100) luaL_error(L, "instruction limit");
 }
 
-/* string.rep(s, n [, sep]): Lua's own (upvalue 1), with n at most 1 when s
-   and sep are both empty, so that the same "" comes back at once. (A long
-   result is bounded by the allocator's cap.) */
-static int empty_rep(lua_State *L) {
+/* string.rep(s, n [, sep]): Lua's own (upvalue 1), each MiB it writes
+   charged one hook call (1,000 instructions' worth), with n at most 1 when
+   s and sep are both empty, so that the same "" comes back at once. */
+static int counted_rep(lua_State *L) {
     size_t l, lsep;
     luaL_checklstring(L, 1, &l);
     lua_Integer n = luaL_checkinteger(L, 2);
@@ -53,6 +55,12 @@ static int empty_rep(lua_State *L) {
     if (l == 0 && lsep == 0 && n > 1) {
         lua_pushinteger(L, 1);
         lua_replace(L, 2);
+    }
+    if (n > 0) {
+        double mib = (double)n * (double)(l + lsep) / (1 << 20);
+        if (mib > 1000) mib = 1000;
+        hook_calls += (unsigned)mib;
+        if (hook_calls > 100) return luaL_error(L, "instruction limit");
     }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
@@ -127,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lua_setglobal(L, "load");
     if (lua_getglobal(L, LUA_STRLIBNAME) == LUA_TTABLE) {
         lua_getfield(L, -1, "rep");
-        lua_pushcclosure(L, empty_rep, 1);
+        lua_pushcclosure(L, counted_rep, 1);
         lua_setfield(L, -2, "rep");
         static const char *const matchers[] = {"find", "match", "gmatch", "gsub", NULL};
         for (const char *const *m = matchers; *m; m++) {
