@@ -39,9 +39,25 @@ static void *cap_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
+/* Adds `calls` hook calls' worth (1,000 instructions each, at most 1,000
+   at once) to the count, and stops the input past 100. */
+static void charge(lua_State *L, double calls) {
+    hook_calls += (unsigned)(calls > 1000 ? 1000 : calls);
+    if (hook_calls > 100) luaL_error(L, "instruction limit");
+}
+
 static void count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
-    if (++hook_calls > 100) luaL_error(L, "instruction limit");
+    charge(L, 1);
+}
+
+/* Calls Lua's own function (upvalue 1) with this call's arguments, and
+   returns what it returns. */
+static int call_own(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
 }
 
 /* string.rep(s, n [, sep]): Lua's own (upvalue 1), each MiB it writes
@@ -56,16 +72,8 @@ static int counted_rep(lua_State *L) {
         lua_pushinteger(L, 1);
         lua_replace(L, 2);
     }
-    if (n > 0) {
-        double mib = (double)n * (double)(l + lsep) / (1 << 20);
-        if (mib > 1000) mib = 1000;
-        hook_calls += (unsigned)mib;
-        if (hook_calls > 100) return luaL_error(L, "instruction limit");
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    if (n > 0) charge(L, (double)n * (double)(l + lsep) / (1 << 20));
+    return call_own(L);
 }
 
 /* string.find, match, gmatch, gsub: Lua's own (upvalue 1), a subject of n
@@ -77,14 +85,8 @@ static int counted_match(lua_State *L) {
     size_t n;
     luaL_checklstring(L, 1, &n);
     double kib = (double)n / 1024;
-    double calls = kib * kib;
-    if (calls > 1000) calls = 1000;
-    hook_calls += (unsigned)calls;
-    if (hook_calls > 100) return luaL_error(L, "instruction limit");
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    charge(L, kib * kib);
+    return call_own(L);
 }
 
 /* load(chunk [, name [, mode [, env]]]) for string chunks, text mode only. */
