@@ -15,7 +15,9 @@
 //! only when their hashes share a bucket, so the key's bytes reach the
 //! interposed `bcmp` about once in a hundred names of its length; the
 //! code hands the key to the lookup as a pointer and a length, and
-//! `-code_strings` reads it from there.
+//! `-code_strings` reads it from there. The compare itself may be inlined
+//! as two overlapping 8-byte immediates ("session-", "on-token"), which
+//! the automatic dictionary reads: a slower route, now and then.
 //! Trigger: FuzzParams([]byte("session-token=")).
 //!
 //! `--features fixed` removes both bugs.
