@@ -202,12 +202,14 @@ fn a_sigkill_while_minimizing_leaves_the_input_as_found() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let pid = run.pid();
-    let left = run.kill();
-    assert!(left.is_empty(), "processes left running: {left:?}");
-    // Its scratch directory (shared memory, stderr captures) is left, and
-    // the next tool that starts workers removes it.
+    // Its scratch directory (shared memory, stderr captures), looked at
+    // while it runs: after the SIGKILL any tool that starts workers may
+    // remove it, and the other tests running beside this one do.
     let scratch = || scratch_dirs_of(pid);
     assert_eq!(scratch().len(), 1, "{:?}", scratch());
+    let left = run.kill();
+    assert!(left.is_empty(), "processes left running: {left:?}");
+    // The next tool that starts workers removes what the killed one left.
     w.fuzz(&lib, &["-fuzz", "^FuzzOk$", "-fuzztime", "1x"])
         .expect(0);
     assert!(scratch().is_empty(), "{:?}", scratch());
