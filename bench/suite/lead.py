@@ -23,7 +23,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import TARGET_ORDER, fmt, mann_whitney, order  # noqa: E402
+from report import TARGET_ORDER, against_best, cell, order  # noqa: E402
 
 OURS = "fuzz-run"
 # The peers of issue 41's goal, and their names in the table.
@@ -49,10 +49,6 @@ def runs_of(path):
     return out
 
 
-def spread(values):
-    return f"{fmt(statistics.median(values))} ({fmt(min(values))}–{fmt(max(values))})"
-
-
 def main():
     dirs = sys.argv[1:]
     if not dirs:
@@ -71,20 +67,14 @@ def main():
             ours = runs[(target, OURS)]
             peers = {e: v for (t, e), v in runs.items() if t == target and e in PEERS}
             missing = ", ".join(PEERS[e] for e in PEERS if e not in peers) or "none"
-            if not peers:
-                print(f"| {target} | {name} | {spread(ours)} | none | | | | | {missing} |")
+            found = against_best(ours, peers)
+            if found is None:
+                print(f"| {target} | {name} | {cell(ours)} | none | | | | | {missing} |")
                 continue
-            best = max(peers, key=lambda e: statistics.median(peers[e]))
-            theirs = peers[best]
-            ratio = statistics.median(ours) / statistics.median(theirs)
-            u, p = mann_whitney(ours, theirs)
-            if p < 0.05:
-                verdict = "above" if ratio > 1 else "below"
-            else:
-                verdict = "undecided"
+            best, ratio, u, p, verdict = found
             cells = [
-                target, name, spread(ours), f"{PEERS[best]} {spread(theirs)}",
-                f"{ratio:.3f}", f"{u:g} of {len(ours) * len(theirs)}", f"{p:.3f}", verdict, missing,
+                target, name, cell(ours), f"{PEERS[best]} {cell(peers[best])}",
+                f"{ratio:.3f}", f"{u:g} of {len(ours) * len(peers[best])}", f"{p:.3f}", verdict, missing,
             ]
             print("| " + " | ".join(cells) + " |")
             latest[target] = ratio

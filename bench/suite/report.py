@@ -80,6 +80,20 @@ def mann_whitney(a, b):
     return u, hits / total
 
 
+def against_best(ours, peers):
+    """fuzz-run's edges against the best of peers ({engine: [edges]}, the
+    one with the highest median): (best, ratio of the medians, U, p,
+    verdict), the verdict "above" or "below" at p < 0.05, else
+    "undecided"; None without a peer."""
+    if not peers or not ours:
+        return None
+    best = max(peers, key=lambda e: statistics.median(peers[e]))
+    ratio = statistics.median(ours) / statistics.median(peers[best])
+    u, p = mann_whitney(ours, peers[best])
+    verdict = ("above" if ratio > 1 else "below") if p < 0.05 else "undecided"
+    return best, ratio, u, p, verdict
+
+
 def order(key, known):
     return (known.index(key), key) if key in known else (len(known), key)
 
@@ -123,19 +137,16 @@ def main():
         print("|---|---:|---|---:|---:|---|")
         for t in cov_targets:
             ours = [num(r["edges"]) for r in by.get((t, "fuzz-run"), [])]
-            meds = {}
+            theirs = {}
             for e in peers:
                 got = [v for v in (num(r["edges"]) for r in by.get((t, e), [])) if v is not None]
                 if got:
-                    meds[e] = (statistics.median(got), got)
-            got_ours = [v for v in ours if v is not None]
-            if not meds or not got_ours:
+                    theirs[e] = got
+            found = against_best([v for v in ours if v is not None], theirs)
+            if found is None:
                 continue
-            best = max(meds, key=lambda e: meds[e][0])
-            ratio = statistics.median(got_ours) / meds[best][0]
-            u, p = mann_whitney(got_ours, meds[best][1])
-            verdict = ("above" if ratio > 1 else "below") if p < 0.05 else "undecided"
-            print(f"| {t} | {cell(ours)} | {best} | {cell(meds[best][1])} | {ratio:.3f} | "
+            best, ratio, u, p, verdict = found
+            print(f"| {t} | {cell(ours)} | {best} | {cell(theirs[best])} | {ratio:.3f} | "
                   f"U = {u:g}, p = {p:.3f}: {verdict} |")
         print()
         print("The U test takes fuzz-run's runs against the best peer's (p < 0.05 decides; with 3 runs a "
