@@ -49,9 +49,18 @@ pub fn strings<'a>(
             }
         }
     };
-    for at in 0..code.len() {
-        leas.retain(|&(i, _)| at <= i + WINDOW);
-        movs.retain(|&(i, _)| at <= i + WINDOW);
+    for (at, &first) in code.iter().enumerate() {
+        if !STARTS[usize::from(first)] {
+            continue;
+        }
+        // Each queue is in the order of the code: what is out of reach
+        // is at its front.
+        while leas.front().is_some_and(|&(i, _)| at > i + WINDOW) {
+            leas.pop_front();
+        }
+        while movs.front().is_some_and(|&(i, _)| at > i + WINDOW) {
+            movs.pop_front();
+        }
         if let Some(addr) = lea_rip(code, at, code_addr) {
             for &(i, len) in &movs {
                 if i + 5 <= at {
@@ -70,6 +79,19 @@ pub fn strings<'a>(
     }
     out
 }
+
+/// The bytes a `lea` or `mov` that [`strings`] reads can start with
+/// (REX.W, REX.WR, B8+r, REX.B): the scan passes over every other byte
+/// without decoding.
+const STARTS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b as u8, 0x41 | 0x48 | 0x4c | 0xb8..=0xbf);
+        b += 1;
+    }
+    table
+};
 
 /// Printable ASCII, no space: the bytes of a keyword, a key or a magic.
 fn token(bytes: &[u8]) -> bool {
@@ -181,6 +203,17 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn no_instruction_read_starts_with_a_byte_the_scan_passes_over(
+            first in proptest::strategy::Strategy::prop_filter(proptest::num::u8::ANY, "passed over", |&b| !STARTS[usize::from(b)]),
+            rest in proptest::collection::vec(proptest::num::u8::ANY, 0..16),
+            addr in proptest::num::u64::ANY,
+        ) {
+            let code = [&[first][..], &rest].concat();
+            proptest::prop_assert_eq!(lea_rip(&code, 0, addr), None);
+            proptest::prop_assert_eq!(mov_imm32(&code, 0), None);
+        }
+
         #[test]
         fn any_bytes_scan_without_panic(
             code in proptest::collection::vec(proptest::num::u8::ANY, 0..512),

@@ -51,7 +51,10 @@ pub fn words(code: &[u8]) -> Vec<Vec<u8>> {
     };
     // Printable 8-byte immediates still within reach, and where they are.
     let mut heads: std::collections::VecDeque<(usize, &[u8])> = Default::default();
-    for at in 0..code.len() {
+    for (at, &first) in code.iter().enumerate() {
+        if !STARTS[usize::from(first)] {
+            continue;
+        }
         let Some(imm) = immediate_at(code, at) else {
             continue;
         };
@@ -111,6 +114,22 @@ fn trim_zeros(bytes: &[u8]) -> &[u8] {
     let n = bytes.iter().rposition(|&b| b != 0).map_or(1, |i| i + 1);
     &bytes[..n.min(bytes.len())]
 }
+
+/// The bytes an instruction [`immediate_at`] reads can start with (its
+/// opcode, or a 66 or REX prefix): the scan passes over every other byte
+/// without decoding.
+const STARTS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(
+            b as u8,
+            0x2d | 0x35 | 0x3c | 0x3d | 0x40..=0x4f | 0x66 | 0x80 | 0x81
+        );
+        b += 1;
+    }
+    table
+};
 
 /// The immediate of an instruction starting at `at`, if it is one of:
 /// `movabs $imm64, %r64` (REX.W B8+r); `cmp`/`xor`/`sub` of `%al`/`%ax`/
@@ -260,6 +279,15 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn no_instruction_read_starts_with_a_byte_the_scan_passes_over(
+            first in proptest::strategy::Strategy::prop_filter(proptest::num::u8::ANY, "passed over", |&b| !STARTS[usize::from(b)]),
+            rest in proptest::collection::vec(proptest::num::u8::ANY, 0..16),
+        ) {
+            let code = [&[first][..], &rest].concat();
+            proptest::prop_assert_eq!(immediate_at(&code, 0), None);
+        }
+
         #[test]
         fn any_bytes_scan_without_panic(code in proptest::collection::vec(proptest::num::u8::ANY, 0..512)) {
             for w in words(&code) {
