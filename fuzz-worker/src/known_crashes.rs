@@ -49,21 +49,22 @@ extern "C" {
     fn fuzz_worker_guard_escape();
 }
 
-/// Sets up fingerprinting for the library at `path`, whose target is `f`.
-pub fn init_for(path: &std::path::Path, f: crate::library::TargetFn) {
+/// Sets up fingerprinting for the library at `path`, whose target is `f`
+/// and whose [`runtime_ranges`] are `runtime`.
+pub fn init_for(path: &std::path::Path, f: crate::library::TargetFn, runtime: Vec<(usize, usize)>) {
     // SAFETY: dladdr on the address of a function of the loaded library.
     let base = unsafe {
         let mut info: libc::Dl_info = std::mem::zeroed();
         libc::dladdr(f as *const libc::c_void, &mut info);
         info.dli_fbase as usize
     };
-    init(path, base);
+    init(path, base, runtime);
 }
 
 /// Sets up fingerprinting for the library at `path`, loaded at `base`:
 /// its mapped range from /proc/self/maps, its runtime functions from its
-/// symbol table.
-fn init(path: &std::path::Path, base: usize) {
+/// symbol table (`runtime`).
+fn init(path: &std::path::Path, base: usize, runtime: Vec<(usize, usize)>) {
     let canon = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let (lo, hi) = mapped(&canon);
     let exe = std::fs::read_link("/proc/self/exe").unwrap_or_default();
@@ -71,7 +72,7 @@ fn init(path: &std::path::Path, base: usize) {
         lo,
         hi,
         base,
-        runtime: runtime_ranges(&canon),
+        runtime,
         own: mapped(&exe),
     });
 }
@@ -107,7 +108,7 @@ fn own(ip: usize) -> bool {
 }
 
 /// The module-relative ranges of the runtime's functions in a library.
-fn runtime_ranges(path: &std::path::Path) -> Vec<(usize, usize)> {
+pub fn runtime_ranges(path: &std::path::Path) -> Vec<(usize, usize)> {
     use object::{Object, ObjectSymbol};
     let Ok(data) = crate::library::file_bytes(path) else {
         return Vec::new();

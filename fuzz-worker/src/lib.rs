@@ -174,27 +174,54 @@ fn serve_command(s: fuzz_core::worker::serve_args::ServeArgs) -> Result<Status, 
         sanitizer::ensure_runtime(cmp, s.sanitizer_runtime.as_deref())
             .map_err(|e| CliError::misuse(format!("-cmp_lib {}: {e}", cmp.display())))?;
     }
-    let target = runnable(&lib, s.target.as_deref())?;
-    let shm = fuzz_core::worker::shm::Shm::open(&s.shm)?;
-    crash::install(-1);
-    children::install();
-    load_target(&lib, target)?;
-    if !lib.is_go() {
-        known_crashes::init_for(&lib.path, lib.function(target));
-    }
-    lib.initialize();
-    // The comparison build stays loaded while the executor calls it.
-    let (exec, _cmp_lib) = serving_executor(
-        &lib,
-        target,
-        shm,
-        s.dict.as_deref(),
-        s.cmp_lib.as_deref(),
-        s.cmp_outcomes,
-    )?;
+    // What is read from the library's file alone (its code's constants,
+    // its runtime's functions) is read on threads of their own while this
+    // one loads and sets up the library: other cores' work, off the path
+    // to the first execution (a 16 MB library's scans take as long as its
+    // load). Both are joined before any input runs, so the worker forks
+    // and takes signals with one thread, as before.
+    let (exec, _cmp_lib, target) = std::thread::scope(|scope| {
+        let constants = scope.spawn(|| aside(|| library::code_constants(&lib.path)));
+        let runtime = (!lib.is_go())
+            .then(|| scope.spawn(|| aside(|| known_crashes::runtime_ranges(&lib.path))));
+        let target = runnable(&lib, s.target.as_deref())?;
+        let shm = fuzz_core::worker::shm::Shm::open(&s.shm)?;
+        crash::install(-1);
+        children::install();
+        load_target(&lib, target)?;
+        if let Some(runtime) = runtime {
+            known_crashes::init_for(&lib.path, lib.function(target), joined(runtime));
+        }
+        lib.initialize();
+        // The comparison build stays loaded while the executor calls it.
+        let (exec, cmp_lib) = serving_executor(
+            &lib,
+            target,
+            shm,
+            s.dict.as_deref(),
+            s.cmp_lib.as_deref(),
+            s.cmp_outcomes,
+            joined(constants),
+        )?;
+        Ok::<_, CliError>((exec, cmp_lib, target))
+    })?;
     golib::within(|| serve::serve(exec, target, s.fd_in, s.fd_out, !s.no_warm_up))
         .map_err(CliError::misuse)?;
     Ok(Status::Success)
+}
+
+/// Runs `f` on a helper thread with every signal blocked: the worker's
+/// signals (a timeout's, a child's end, Ctrl-C) go to its main thread.
+fn aside<T>(f: impl FnOnce() -> T) -> T {
+    let _ = nix::sys::signal::SigSet::all().thread_block();
+    f()
+}
+
+/// The result of a helper thread (its panic, carried on, if it panicked).
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// `list`: the library's targets and their signatures, or JSON objects.
@@ -324,6 +351,7 @@ fn serving_executor(
     dict: Option<&Path>,
     cmp_lib: Option<&Path>,
     cmp_outcomes: bool,
+    constants: library::CodeConstants,
 ) -> Result<(executor::Executor, Option<Library>), CliError> {
     let mut map = coverage::CounterMap::new(lib.uses_pc_map);
     if cmp_outcomes {
@@ -349,7 +377,6 @@ fn serving_executor(
         Some(shm),
     );
     exec.dict = words;
-    let constants = library::code_constants(&lib.path);
     exec.code_words = constants.words;
     exec.code_strings = constants.strings;
     exec.custom = Some(custom::Custom::load(lib).for_kind(&target.kind)).filter(|c| !c.is_empty());
