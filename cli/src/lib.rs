@@ -1,6 +1,7 @@
 //! Command-line conventions shared by the seven tools: arguments spelled
 //! Go's way (`-fuzz`), exit codes and one-line errors, standard input and
-//! output, Ctrl-C, limits, the library cache, and the man pages' renderer.
+//! output, Ctrl-C, limits, the library cache, the environment a worker of a
+//! library built with AddressSanitizer starts in, and the man pages' renderer.
 //!
 //! Each tool is a crate of its own (`fuzz-run/`, …) whose `main` parses its
 //! arguments with its clap definition (`fuzz-run/src/cli.rs`), does the work
@@ -18,6 +19,7 @@ pub mod io;
 pub mod limits;
 pub mod man;
 pub mod package;
+pub mod sanitizer;
 pub mod scratch;
 pub mod target;
 

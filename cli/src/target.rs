@@ -67,6 +67,7 @@ pub fn choose(
 /// why).
 fn target_count(worker: &Path, lib: &Path) -> Option<usize> {
     let out = Command::new(worker)
+        .envs(crate::sanitizer::worker_env(lib, None))
         .arg("list")
         .arg("--")
         .arg(lib)

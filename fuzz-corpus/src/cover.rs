@@ -81,6 +81,7 @@ pub fn run(o: &Options) -> Result<Status, CliError> {
         scratch.path(),
         capacity,
         stop,
+        fuzz_cli::sanitizer::worker_env(o.lib, None),
     )
     .map_err(|e| CliError::misuse(format!("{}: {e}", fuzz_core::error::shown(o.lib))))?;
     let types: Vec<ArgType> = session.desc.args.clone();

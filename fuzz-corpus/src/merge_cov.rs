@@ -139,7 +139,8 @@ fn start_session(
 ) -> Result<Session, CliError> {
     fuzz_cli::interrupt::install();
     let stop = fuzz_cli::interrupt::interrupted;
-    Session::start(worker_bin, lib, target, scratch, capacity, stop).map_err(|e| {
+    let env = fuzz_cli::sanitizer::worker_env(lib, None);
+    Session::start(worker_bin, lib, target, scratch, capacity, stop, env).map_err(|e| {
         // The worker's own message may name the library already.
         let shown = fuzz_core::error::shown(lib);
         match e.to_string() {

@@ -63,6 +63,7 @@ fn run(cli: Cli) -> Result<Status, CliError> {
         dir.path(),
         input.len() * 2 + 4096,
         fuzz_cli::interrupt::interrupted,
+        fuzz_cli::sanitizer::worker_env(&cli.lib, None),
     )
     .map_err(CliError::misuse)?;
     // Ctrl-C is ours once the worker is up: before, the session waits for

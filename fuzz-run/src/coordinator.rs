@@ -121,6 +121,7 @@ impl Coordinator {
             serve: plan.serve.clone(),
             cwd: plan.cwd.clone(),
             capacity,
+            env: fuzz_cli::sanitizer::serve_env(&plan.serve),
             dir: fuzz_cli::scratch::dir()?,
             events: tx,
         });

@@ -555,7 +555,8 @@ fn run_batch(
     batch: &[(String, PathBuf)],
 ) -> Result<Vec<EntryResult>, CliError> {
     let mut cmd = Command::new(worker);
-    cmd.arg("run")
+    cmd.envs(fuzz_cli::sanitizer::worker_env(&cli.lib, None))
+        .arg("run")
         .arg("-json")
         .arg("-target")
         .arg(target)

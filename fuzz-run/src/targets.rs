@@ -57,6 +57,7 @@ fn list_in(worker: &Path, lib: &Path, cwd: Option<&Path>) -> Result<Vec<TargetIn
         cmd.current_dir(cwd);
     }
     let out = cmd
+        .envs(fuzz_cli::sanitizer::worker_env(lib, None))
         .arg("list")
         .arg("-json")
         .arg("--")

@@ -22,6 +22,9 @@ pub struct Launcher {
     pub cwd: Option<PathBuf>,
     /// Room in shared memory for any input a mutation can make.
     pub capacity: usize,
+    /// What every worker's environment has beyond the tool's
+    /// (`fuzz_cli::sanitizer::serve_env`).
+    pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
     /// Shared memory files and stderr captures.
     pub dir: tempfile::TempDir,
     pub events: Sender<Event>,
@@ -72,6 +75,7 @@ impl Workers {
             dir: l.dir.path(),
             capacity: l.capacity,
             cwd: l.cwd.as_deref(),
+            env: &l.env,
         };
         let worker = Worker::spawn(id, &spawn, l.events.clone()).map_err(CliError::misuse)?;
         let seen = Seen {

@@ -84,9 +84,6 @@ pub struct Inspection {
     /// Exported function and data symbols.
     functions: Vec<String>,
     data: Vec<String>,
-    /// True when the library was built with AddressSanitizer against the
-    /// shared runtime (it references `__asan_init` without defining it).
-    pub needs_asan: bool,
     /// True when it uses gcc's `trace-pc` (or indirect-call tracing), whose
     /// counters live in the worker's hashed PC map.
     pub uses_pc_map: bool,
@@ -169,7 +166,6 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     }
     let mut functions = Vec::new();
     let mut data_syms = Vec::new();
-    let mut needs_asan = false;
     let mut go = false;
     let mut uses_pc_map = false;
     let mut traces_cmp = false;
@@ -179,7 +175,6 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
         if sym.is_undefined() {
             instrumented |= name.starts_with("__sanitizer_cov_");
             match name {
-                "__asan_init" => needs_asan = true,
                 "__sanitizer_cov_trace_pc" | "__sanitizer_cov_trace_pc_indir" => uses_pc_map = true,
                 n if n.starts_with("__sanitizer_cov_trace_cmp")
                     || n.starts_with("__sanitizer_cov_trace_const_cmp") =>
@@ -205,7 +200,6 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
     Ok(Inspection {
         functions,
         data: data_syms,
-        needs_asan,
         uses_pc_map,
         traces_cmp,
         instrumented,

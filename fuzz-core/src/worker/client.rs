@@ -16,6 +16,7 @@ use crate::worker::shm::Shm;
 use nix::sys::prctl;
 use nix::sys::signal::{self, Signal};
 use nix::unistd::{getppid, setpgid, sysconf, Pid, SysconfVar};
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -100,6 +101,9 @@ pub struct Spawn<'a> {
     /// The worker's working directory, when not the tool's: a Go
     /// package's, where its tests expect to run (as go test runs them).
     pub cwd: Option<&'a Path>,
+    /// Variables set in its environment beyond the tool's: the sanitizer
+    /// runtime preloaded, when its library needs it (`fuzz_cli::sanitizer`).
+    pub env: &'a [(OsString, OsString)],
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -130,6 +134,7 @@ impl Worker {
         };
         let mut cmd = Command::new(s.worker);
         cmd.args(args.to_args())
+            .envs(s.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(capture.try_clone().map_err(|e| e.to_string())?);
@@ -347,6 +352,8 @@ pub struct Session {
     tx: Sender<Event>,
     worker_bin: PathBuf,
     lib: PathBuf,
+    /// What its workers' environment has beyond the tool's ([`Spawn::env`]).
+    env: Vec<(OsString, OsString)>,
     target: Option<String>,
     dir: PathBuf,
     capacity: usize,
@@ -408,7 +415,8 @@ fn no_worker(kind: DeathKind, report: String) -> Box<Death> {
 impl Session {
     /// Starts a worker and waits for its handshake. An error is the
     /// worker's own one-line complaint (a library that cannot be loaded, an
-    /// unknown target), or why it could not start.
+    /// unknown target), or why it could not start. Its workers' environment
+    /// has `env` beyond the tool's ([`Spawn::env`]).
     pub fn start(
         worker_bin: &Path,
         lib: &Path,
@@ -416,6 +424,7 @@ impl Session {
         dir: &Path,
         capacity: usize,
         stop: fn() -> bool,
+        env: Vec<(OsString, OsString)>,
     ) -> Result<Session, String> {
         let (tx, rx) = std::sync::mpsc::channel();
         let mut s = Session {
@@ -424,6 +433,7 @@ impl Session {
             tx,
             worker_bin: worker_bin.to_path_buf(),
             lib: lib.to_path_buf(),
+            env,
             target: target.map(str::to_string),
             dir: dir.to_path_buf(),
             capacity,
@@ -457,6 +467,7 @@ impl Session {
             dir: &self.dir,
             capacity: self.capacity,
             cwd: None,
+            env: &self.env,
         };
         let mut worker = Worker::spawn(generation, &spawn, self.tx.clone())?;
         loop {
