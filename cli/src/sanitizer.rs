@@ -41,7 +41,8 @@ pub fn preload(lib: &Path, runtime: Option<&Path>) -> Result<Option<Vec<EnvVar>>
         Some(p) => p.to_path_buf(),
         None => find_runtime().ok_or_else(|| {
             format!(
-                "the library was built with AddressSanitizer and needs {ASAN_RUNTIME}: install clang-19, or pass -sanitizer-runtime PATH"
+                "the library was built with AddressSanitizer and needs {ASAN_RUNTIME}: \
+                 install clang-19, or pass -sanitizer-runtime PATH"
             )
         })?,
     };

@@ -32,6 +32,7 @@
 #define _DEFAULT_SOURCE
 #include "fuzz_target.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -100,13 +101,17 @@ FUZZ_TARGET_BYTES(FuzzThread) {
 
 static void *corrupt_heap_in_thread(void *arg) {
     (void)arg;
-    /* A new thread gets an arena of its own: this chunk is followed by the
-     * arena's top chunk, whose size field is 8 bytes past its end. */
-    char *chunk = malloc(24);
-    volatile size_t *top_size = (volatile size_t *)(chunk + 24);
+    /* A new thread gets an arena of its own, or one an exited thread left
+     * (the worker's own helpers leave some): either may hold free chunks,
+     * but none as large as this, so it comes from the arena's top chunk,
+     * whose size field is the word right past its usable bytes. */
+    enum { BIG = 120 * 1024 }; /* under malloc's mmap threshold */
+    char *chunk = malloc(BIG);
+    volatile size_t *top_size = (volatile size_t *)(chunk + malloc_usable_size(chunk));
     *top_size = ~(size_t)7;
-    /* Past the tcache sizes: served from the top chunk, under the lock. */
-    void *volatile big = malloc(8192);
+    /* No free chunk is large enough either: served from the top chunk,
+     * under the arena's lock. */
+    void *volatile big = malloc(BIG);
     (void)big;
     return NULL;
 }
