@@ -174,7 +174,7 @@ impl Workers {
         self.kill_all();
         for p in std::mem::take(&mut self.processes).into_iter().flatten() {
             self.clean_up(&p.worker);
-            p.worker.stop();
+            p.worker.reap();
         }
     }
 

@@ -318,14 +318,22 @@ impl Worker {
     pub fn stop(mut self) {
         let _ = self.send(&Request::Stop);
         let start = Instant::now();
-        while start.elapsed().as_millis() < 300 {
+        // A worker told to stop is gone within a millisecond or two: looked
+        // at as often, so that a tool's own end does not wait on the poll.
+        while start.elapsed() < Duration::from_millis(300) {
             if let Ok(Some(_)) = self.child.try_wait() {
                 let _ = std::fs::remove_file(&self.shm_path);
                 return;
             }
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(1));
         }
         self.kill(Killed::Stopping);
+        self.reap();
+    }
+
+    /// Reaps a worker already killed ([`Worker::kill`]): waits for its
+    /// end, which SIGKILL makes certain, and removes its shared memory.
+    pub fn reap(mut self) {
         let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.shm_path);
     }
