@@ -101,6 +101,7 @@ fn token(bytes: &[u8]) -> bool {
 /// The address a `lea r64, [rip + disp32]` at `at` loads (REX.W with or
 /// without REX.R, 8D, ModRM mod 00 r/m 101): the instruction's end plus
 /// its displacement.
+#[inline]
 fn lea_rip(code: &[u8], at: usize, code_addr: u64) -> Option<u64> {
     let head = code.get(at..at + 3)?;
     if !(matches!(head[0], 0x48 | 0x4c) && head[1] == 0x8d && head[2] & 0xc7 == 0x05) {
@@ -113,6 +114,7 @@ fn lea_rip(code: &[u8], at: usize, code_addr: u64) -> Option<u64> {
 
 /// The immediate of a `mov r32, imm32` at `at` (B8+r, or 41 B8+r for
 /// r8d to r15d).
+#[inline]
 fn mov_imm32(code: &[u8], at: usize) -> Option<u32> {
     let start = match *code.get(at)? {
         0xb8..=0xbf => at + 1,

@@ -136,6 +136,7 @@ const STARTS: [bool; 256] = {
 /// `%eax`/`%rax` with an immediate (3C, 3D, 35, 2D); `cmp`/`xor`/`sub` of
 /// a register or memory operand with an immediate (80 /7, 81 /7 /6 /5).
 /// A 66 prefix makes the immediate 16 bits; a REX prefix may come first.
+#[inline]
 fn immediate_at(code: &[u8], at: usize) -> Option<&[u8]> {
     let b = |i: usize| code.get(i).copied();
     let first = b(at)?;
