@@ -5,10 +5,14 @@
 # "-" (no figure) and empty fields are left out.
 median() { tr ' ' '\n' | grep -v '^-\?$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# commit_label TABLE: HEAD's short commit, with +dirty when the tree
-# differs from it anywhere but TABLE (the sitting's own table, given
+# commit_label TABLE...: HEAD's short commit, with +dirty when the tree
+# differs from it anywhere but the TABLEs (the sitting's own tables, given
 # relative to the repository's root).
-commit_label() { echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ":!$1" || echo +dirty)"; }
+commit_label() {
+    local keep=() t
+    for t in "$@"; do keep+=(":!$t"); done
+    echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . "${keep[@]}" || echo +dirty)"
+}
 
 # For a LABEL=DIR word of BINS: its label, and its directory made absolute.
 bin_label() { echo "${1%%=*}"; }

@@ -12,7 +12,9 @@
 # RUNS (5) runs each, one at a time; FUZZ_BIN a fuzz-run build (default:
 # this tree's release build); BUGS the bugs (five sub-second ones).
 # Every run goes to bench/startup-runs.tsv (committed), the medians to
-# stdout.
+# stdout; fuzz-run's runs also to bench/startup-parts-runs.tsv, with its
+# `start` event (the targets listed: a `fuzz-worker list` process done)
+# and its `exit` event (the workers stopped), beside `end`.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: bench/startup.sh REALBUGS_OUT" >&2; exit 2; }
 REALBUGS=$(cd "$1" && pwd)
@@ -26,10 +28,13 @@ if [ -z "${FUZZ_BIN:-}" ]; then
 fi
 OUT=$PWD/bench/out/startup
 RUNS_TSV=$PWD/bench/startup-runs.tsv
+PARTS_TSV=$PWD/bench/startup-parts-runs.tsv
 [ -s "$RUNS_TSV" ] ||
     printf 'sitting\tcommit\tengine\tbug\trun\twall_s\tbaseline_s\tend_s\tload1\n' >"$RUNS_TSV"
+[ -s "$PARTS_TSV" ] ||
+    printf 'sitting\tcommit\tbug\trun\tstart_s\tend_s\texit_s\twall_s\n' >"$PARTS_TSV"
 SITTING=$(date -u +%Y-%m-%dT%H:%MZ)
-COMMIT=$(commit_label bench/startup-runs.tsv)
+COMMIT=$(commit_label bench/startup-runs.tsv bench/startup-parts-runs.tsv)
 now() { date +%s.%N; }
 
 declare -A walls
@@ -39,14 +44,14 @@ for run in $(seq 1 "$RUNS"); do
             dir=$OUT/run
             rm -rf "$dir"
             mkdir -p "$dir/corpus"
-            baseline=- end=-
+            baseline=- end=- started=- exited=-
             if [ "$engine" = fuzz-run ]; then
                 start=$(now)
                 (cd "$dir" && "$FUZZ_BIN/fuzz-run" -fuzz "^$bug\$" -fuzztime 1x -parallel 1 -seed 1 -json \
                     -fuzzcachedir cache -testdata testdata "$REALBUGS/fuzz-run/lib$bug.so" >events.jsonl 2>stderr.log) ||
                     echo "bench/startup.sh: fuzz-run exited $? on $bug (see $dir/stderr.log)" >&2
                 stop=$(now)
-                read -r baseline end < <(python3 - "$dir/events.jsonl" <<'PY'
+                read -r baseline end started exited < <(python3 - "$dir/events.jsonl" <<'PY'
 import json, sys
 got = {}
 for line in open(sys.argv[1]):
@@ -54,9 +59,9 @@ for line in open(sys.argv[1]):
         e = json.loads(line)
     except ValueError:
         continue
-    if e.get("event") in ("baseline", "end") and e["event"] not in got:
+    if e.get("event") in ("baseline", "end", "start", "exit") and e["event"] not in got:
         got[e["event"]] = "%.3f" % e["elapsed"]
-print(got.get("baseline", "-"), got.get("end", "-"))
+print(*(got.get(k, "-") for k in ("baseline", "end", "start", "exit")))
 PY
                 )
             else
@@ -69,6 +74,9 @@ PY
             printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SITTING" "$COMMIT" "$engine" "$bug" "$run" \
                 "$wall" "$baseline" "$end" "$(cut -d' ' -f1 /proc/loadavg)" >>"$RUNS_TSV"
             walls["$bug $engine"]="${walls["$bug $engine"]:-} $wall"
+            [ "$engine" = libfuzzer ] ||
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SITTING" "$COMMIT" "$bug" "$run" \
+                    "$started" "$end" "$exited" "$wall" >>"$PARTS_TSV"
         done
     done
 done
