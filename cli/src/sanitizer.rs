@@ -12,6 +12,7 @@
 //! two, the first execution sooner. One definition for both sides, here
 //! with the tools' conventions (fuzz-core reads no environment).
 
+pub use fuzz_core::worker::client::EnvVar;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -24,9 +25,6 @@ pub const ASAN_RUNTIME: &str = "libclang_rt.asan-x86_64.so";
 /// The symbol a library built with AddressSanitizer calls and leaves
 /// undefined.
 pub const ASAN_INIT: &str = "__asan_init";
-
-/// An environment variable a worker is started with.
-pub type EnvVar = (OsString, OsString);
 
 /// The environment a worker of `lib` needs beyond this process's: `None`
 /// when it needs nothing (no AddressSanitizer, the runtime preloaded

@@ -24,7 +24,7 @@ pub struct Launcher {
     pub capacity: usize,
     /// What every worker's environment has beyond the tool's
     /// (`fuzz_cli::sanitizer::serve_env`).
-    pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    pub env: Vec<fuzz_cli::sanitizer::EnvVar>,
     /// Shared memory files and stderr captures.
     pub dir: tempfile::TempDir,
     pub events: Sender<Event>,

@@ -90,6 +90,9 @@ pub const STACK_SIGNAL: i32 = libc::SIGUSR1;
 /// How long a worker asked for its stack has to answer before SIGKILL.
 pub const STACK_GRACE: Duration = Duration::from_millis(500);
 
+/// A variable of a worker's environment, set beyond the tool's own.
+pub type EnvVar = (OsString, OsString);
+
 pub struct Spawn<'a> {
     pub worker: &'a Path,
     /// What the worker serves; its `shm` and descriptors are filled in
@@ -103,7 +106,7 @@ pub struct Spawn<'a> {
     pub cwd: Option<&'a Path>,
     /// Variables set in its environment beyond the tool's: the sanitizer
     /// runtime preloaded, when its library needs it (`fuzz_cli::sanitizer`).
-    pub env: &'a [(OsString, OsString)],
+    pub env: &'a [EnvVar],
 }
 
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -361,7 +364,7 @@ pub struct Session {
     worker_bin: PathBuf,
     lib: PathBuf,
     /// What its workers' environment has beyond the tool's ([`Spawn::env`]).
-    env: Vec<(OsString, OsString)>,
+    env: Vec<EnvVar>,
     target: Option<String>,
     dir: PathBuf,
     capacity: usize,
@@ -432,7 +435,7 @@ impl Session {
         dir: &Path,
         capacity: usize,
         stop: fn() -> bool,
-        env: Vec<(OsString, OsString)>,
+        env: Vec<EnvVar>,
     ) -> Result<Session, String> {
         let (tx, rx) = std::sync::mpsc::channel();
         let mut s = Session {
