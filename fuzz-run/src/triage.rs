@@ -53,6 +53,8 @@ impl State {
                 Ok(Vec::new())
             }
             Response::Error { message, .. } => Err(format!("worker {w}: {message}")),
+            // Only a spare lists, and only before it is told to serve.
+            Response::Targets { .. } => Err(format!("worker {w}: a list of targets, unasked")),
             Response::Ran { id: WARM_UP, .. } => {
                 // A warm-up before a minimization: the job goes on.
                 self.counts.execs += 1;

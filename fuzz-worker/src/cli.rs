@@ -289,6 +289,7 @@ mod tests {
             sanitizer_runtime: Some("rt.so".into()),
             no_warm_up: true,
             cmp_outcomes: true,
+            list: true,
         };
         assert_eq!(parsed(&full), full);
     }

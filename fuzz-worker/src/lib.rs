@@ -30,6 +30,7 @@ use crate::cli::{Cli, Command};
 use fuzz_cli::io::print_line;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::worker::run_json::{RunLine, RunOutcome};
+use fuzz_core::worker::serve_args::ServeArgs;
 use library::Library;
 use std::path::Path;
 use std::time::Instant;
@@ -168,22 +169,31 @@ fn run(cli: Cli) -> Result<Status, CliError> {
 }
 
 /// `serve`: one worker of a coordinator's, until it says stop.
-fn serve_command(s: fuzz_core::worker::serve_args::ServeArgs) -> Result<Status, CliError> {
-    let lib = open(&s.lib, s.sanitizer_runtime.as_deref(), s.target.as_deref())?;
-    if let Some(cmp) = &s.cmp_lib {
-        sanitizer::ensure_runtime(cmp, s.sanitizer_runtime.as_deref())
-            .map_err(|e| CliError::misuse(format!("-cmp_lib {}: {e}", cmp.display())))?;
-    }
+fn serve_command(s: ServeArgs) -> Result<Status, CliError> {
+    let only = s.target.as_deref().filter(|_| !s.list);
+    let lib = open(&s.lib, s.sanitizer_runtime.as_deref(), only)?;
     // What is read from the library's file alone (its code's constants,
     // its runtime's functions) is read on threads of their own while this
     // one loads and sets up the library: other cores' work, off the path
     // to the first execution (a 16 MB library's scans take as long as its
     // load). Both are joined before any input runs, so the worker forks
     // and takes signals with one thread, as before.
-    let (exec, _cmp_lib, target) = std::thread::scope(|scope| {
+    let served = std::thread::scope(|scope| {
         let constants = scope.spawn(|| aside(|| library::code_constants(&lib.path)));
         let runtime = (!lib.is_go())
             .then(|| scope.spawn(|| aside(|| known_crashes::runtime_ranges(&lib.path))));
+        let s = match s.list {
+            true => match told(&lib, &s)? {
+                Some(told) => told,
+                // The coordinator wanted the list alone.
+                None => return Ok(None),
+            },
+            false => s,
+        };
+        if let Some(cmp) = &s.cmp_lib {
+            sanitizer::ensure_runtime_as(cmp, s.sanitizer_runtime.as_deref(), s.to_args())
+                .map_err(|e| CliError::misuse(format!("-cmp_lib {}: {e}", cmp.display())))?;
+        }
         let target = runnable(&lib, s.target.as_deref())?;
         let shm = fuzz_core::worker::shm::Shm::open(&s.shm)?;
         crash::install(-1);
@@ -203,11 +213,70 @@ fn serve_command(s: fuzz_core::worker::serve_args::ServeArgs) -> Result<Status, 
             s.cmp_outcomes,
             joined(constants),
         )?;
-        Ok::<_, CliError>((exec, cmp_lib, target))
+        Ok::<_, CliError>(Some((exec, cmp_lib, target, s)))
     })?;
+    let Some((exec, _cmp_lib, target, s)) = served else {
+        return Ok(Status::Success);
+    };
     golib::within(|| serve::serve(exec, target, s.fd_in, s.fd_out, !s.no_warm_up))
         .map_err(CliError::misuse)?;
     Ok(Status::Success)
+}
+
+/// `serve --list`: the library's targets go to the coordinator first
+/// ([`Response::Targets`]); then the arguments it is to serve with come
+/// back, one line of JSON, on the same descriptors. `None` when the
+/// coordinator closed its end instead: it wanted the list alone.
+///
+/// [`Response::Targets`]: fuzz_core::worker::protocol::Response::Targets
+fn told(lib: &Library, s: &ServeArgs) -> Result<Option<ServeArgs>, CliError> {
+    use fuzz_core::worker::protocol::{self, Response};
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    let broken = |e: std::io::Error| CliError::misuse(format!("the coordinator's pipe: {e}"));
+    // SAFETY: the coordinator passed these descriptors for our use alone;
+    // they are borrowed here, and serve() takes them afterwards.
+    let mut output = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(s.fd_out) });
+    let mut input = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(s.fd_in) });
+    let targets = Response::Targets {
+        version: protocol::VERSION,
+        targets: listing(lib),
+    };
+    output
+        .write_all(protocol::to_line(&targets).as_bytes())
+        .map_err(broken)?;
+    // One byte at a time up to the newline: nothing of what follows it
+    // (the requests serve() reads) may be taken here.
+    let mut line = Vec::new();
+    let mut byte = [0u8];
+    loop {
+        match input.read(&mut byte) {
+            Ok(0) if line.is_empty() => return Ok(None),
+            Ok(0) => return Err(CliError::misuse("the coordinator's arguments ended early")),
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) => line.push(byte[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(broken(e)),
+        }
+    }
+    let told: ServeArgs = serde_json::from_slice(&line)
+        .map_err(|e| CliError::misuse(format!("the coordinator's arguments: {e}")))?;
+    if told.lib != s.lib {
+        return Err(CliError::misuse(format!(
+            "told to serve {}, but {} is loaded",
+            told.lib.display(),
+            s.lib.display()
+        )));
+    }
+    // Its own descriptors and library stay; the rest is what it was told.
+    Ok(Some(ServeArgs {
+        lib: s.lib.clone(),
+        fd_in: s.fd_in,
+        fd_out: s.fd_out,
+        sanitizer_runtime: s.sanitizer_runtime.clone(),
+        list: false,
+        ..told
+    }))
 }
 
 /// Runs `f` on a helper thread with every signal blocked: the worker's
@@ -226,28 +295,37 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
 
 /// `list`: the library's targets and their signatures, or JSON objects.
 fn list(lib: &Library, json: bool) -> Result<Status, CliError> {
-    let custom = custom::Custom::load(lib);
-    for t in &lib.targets {
-        if json {
-            let listed = fuzz_core::worker::protocol::Listed {
-                target: t.desc.clone(),
-                symbol: t.symbol.clone(),
-                trace_cmp: lib.traces_cmp,
-                coverage: lib.instrumented,
-                mutators: custom.symbols_for(t),
-                go: t.go.clone(),
-            };
+    if json {
+        for listed in listing(lib) {
             print_line(serde_json::to_string(&listed).expect("a listing serializes"))?;
-        } else {
-            match &t.go {
-                Some(go) if go.status != fuzz_core::worker::protocol::GoStatus::Ok => {
-                    print_line(format!("{}\t(cannot run: {})", t.name, go.why()))?
-                }
-                _ => print_line(format!("{}\t{}", t.name, t.signature()))?,
+        }
+        return Ok(Status::Success);
+    }
+    for t in &lib.targets {
+        match &t.go {
+            Some(go) if go.status != fuzz_core::worker::protocol::GoStatus::Ok => {
+                print_line(format!("{}\t(cannot run: {})", t.name, go.why()))?
             }
+            _ => print_line(format!("{}\t{}", t.name, t.signature()))?,
         }
     }
     Ok(Status::Success)
+}
+
+/// The library's targets as the tools that never load it see them
+/// (`list -json`, `serve --list`).
+fn listing(lib: &Library) -> Vec<fuzz_core::worker::protocol::Listed> {
+    let custom = custom::Custom::load(lib);
+    (lib.targets.iter())
+        .map(|t| fuzz_core::worker::protocol::Listed {
+            target: t.desc.clone(),
+            symbol: t.symbol.clone(),
+            trace_cmp: lib.traces_cmp,
+            coverage: lib.instrumented,
+            mutators: custom.symbols_for(t),
+            go: t.go.clone(),
+        })
+        .collect()
 }
 
 /// Runs `inputs` through the target in children under `limits` (the

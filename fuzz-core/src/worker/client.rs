@@ -75,6 +75,8 @@ pub struct Worker {
     requests: File,
     capture: File,
     capture_mark: u64,
+    /// Its stderr capture file's path.
+    pub capture_path: PathBuf,
     pub shm: Shm,
     pub shm_path: PathBuf,
     pub killed: Option<Killed>,
@@ -113,6 +115,104 @@ fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     Ok(nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?)
 }
 
+/// A `fuzz-worker serve` process just started: its request and answer
+/// pipes.
+pub(crate) struct Launched {
+    pub child: Child,
+    pub requests: File,
+    pub answers: File,
+}
+
+/// A worker's stderr capture file, and where its report starts.
+pub(crate) struct Capture {
+    pub file: File,
+    pub path: PathBuf,
+    /// Its length before the worker started: what the worker writes
+    /// from its start on is its report.
+    pub mark: u64,
+}
+
+impl Capture {
+    /// The capture file at `path`, opened to be appended to and read.
+    pub fn open(path: PathBuf) -> Result<Capture, String> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let mark = file.metadata().map(|m| m.len()).unwrap_or(0);
+        Ok(Capture { file, path, mark })
+    }
+}
+
+/// Starts `worker serve` with `args` (its descriptors set here), its
+/// stderr going to `capture`.
+pub(crate) fn launch(
+    worker: &Path,
+    args: &ServeArgs,
+    env: &[EnvVar],
+    cwd: Option<&Path>,
+    capture: &File,
+) -> Result<Launched, String> {
+    let (req_r, req_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
+    let (resp_r, resp_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
+    let args = ServeArgs {
+        fd_in: FD_IN,
+        fd_out: FD_OUT,
+        ..args.clone()
+    };
+    let mut cmd = Command::new(worker);
+    cmd.args(args.to_args())
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(capture.try_clone().map_err(|e| e.to_string())?);
+    if let Some(cwd) = cwd {
+        cmd.current_dir(cwd);
+    }
+    let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
+    let parent = Pid::this();
+    // The descriptors are moved with raw libc calls: nix would have
+    // raw numbers wrapped in borrowed and owned descriptors (unsafe
+    // too, and an OwnedFd of fd 3 would close it when dropped). The
+    // nix calls here allocate nothing.
+    // SAFETY: only async-signal-safe calls between fork and exec: move
+    // the pipe ends out of the way, onto fds 3 and 4 (dup2 clears
+    // close-on-exec), into a process group of its own, and ask for
+    // SIGKILL when the parent dies, so that no worker outlives its
+    // tool, even one killed with SIGKILL. The signal comes when the
+    // thread that spawned the worker exits: the tools spawn workers
+    // from their main thread, which lives as long as they do. A parent
+    // that died before prctl took effect is caught by getppid.
+    unsafe {
+        cmd.pre_exec(move || {
+            if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || getppid() != parent {
+                libc::_exit(1);
+            }
+            let a2 = libc::fcntl(a, libc::F_DUPFD, 100);
+            let b2 = libc::fcntl(b, libc::F_DUPFD, 100);
+            if a2 < 0 || b2 < 0 || libc::dup2(a2, FD_IN) < 0 || libc::dup2(b2, FD_OUT) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            libc::close(a2);
+            libc::close(b2);
+            let _ = setpgid(Pid::from_raw(0), Pid::from_raw(0));
+            Ok(())
+        });
+    }
+    let child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", worker.display()))?;
+    drop(req_r);
+    drop(resp_w);
+    Ok(Launched {
+        child,
+        requests: File::from(req_w),
+        answers: File::from(resp_r),
+    })
+}
+
 impl Worker {
     /// Starts worker `index` and its reader thread.
     pub fn spawn(index: WorkerId, s: &Spawn, events: Sender<Event>) -> Result<Worker, String> {
@@ -120,70 +220,33 @@ impl Worker {
         let _ = std::fs::remove_file(&shm_path);
         let shm = Shm::create(&shm_path, s.capacity).map_err(|e| e.to_string())?;
         let capture_path = s.dir.join(format!("worker{index}.stderr"));
-        let capture = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .read(true)
-            .open(&capture_path)
-            .map_err(|e| format!("{}: {e}", capture_path.display()))?;
-        let capture_mark = capture.metadata().map(|m| m.len()).unwrap_or(0);
-        let (req_r, req_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
-        let (resp_r, resp_w) = pipe().map_err(|e| format!("pipe: {e}"))?;
+        let capture = Capture::open(capture_path)?;
         let args = ServeArgs {
             shm: shm_path.clone(),
-            fd_in: FD_IN,
-            fd_out: FD_OUT,
             ..s.serve.clone()
         };
-        let mut cmd = Command::new(s.worker);
-        cmd.args(args.to_args())
-            .envs(s.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(capture.try_clone().map_err(|e| e.to_string())?);
-        if let Some(cwd) = s.cwd {
-            cmd.current_dir(cwd);
-        }
-        let (a, b) = (req_r.as_raw_fd(), resp_w.as_raw_fd());
-        let parent = Pid::this();
-        // The descriptors are moved with raw libc calls: nix would have
-        // raw numbers wrapped in borrowed and owned descriptors (unsafe
-        // too, and an OwnedFd of fd 3 would close it when dropped). The
-        // nix calls here allocate nothing.
-        // SAFETY: only async-signal-safe calls between fork and exec: move
-        // the pipe ends out of the way, onto fds 3 and 4 (dup2 clears
-        // close-on-exec), into a process group of its own, and ask for
-        // SIGKILL when the parent dies, so that no worker outlives its
-        // tool, even one killed with SIGKILL. The signal comes when the
-        // thread that spawned the worker exits: the tools spawn workers
-        // from their main thread, which lives as long as they do. A parent
-        // that died before prctl took effect is caught by getppid.
-        unsafe {
-            cmd.pre_exec(move || {
-                if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || getppid() != parent {
-                    libc::_exit(1);
-                }
-                let a2 = libc::fcntl(a, libc::F_DUPFD, 100);
-                let b2 = libc::fcntl(b, libc::F_DUPFD, 100);
-                if a2 < 0 || b2 < 0 || libc::dup2(a2, FD_IN) < 0 || libc::dup2(b2, FD_OUT) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                libc::close(a2);
-                libc::close(b2);
-                let _ = setpgid(Pid::from_raw(0), Pid::from_raw(0));
-                Ok(())
-            });
-        }
-        let child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", s.worker.display()))?;
-        drop(req_r);
-        drop(resp_w);
-        let reader = File::from(resp_r);
+        let launched = launch(s.worker, &args, s.env, s.cwd, &capture.file)?;
+        Worker::attach(index, launched, capture, shm, shm_path, events)
+    }
+
+    /// A started worker, with its reader thread.
+    pub(crate) fn attach(
+        index: WorkerId,
+        launched: Launched,
+        capture: Capture,
+        shm: Shm,
+        shm_path: PathBuf,
+        events: Sender<Event>,
+    ) -> Result<Worker, String> {
+        let Launched {
+            child,
+            requests,
+            answers,
+        } = launched;
         std::thread::Builder::new()
             .name(format!("worker{index}"))
             .spawn(move || {
-                for line in BufReader::new(reader).lines() {
+                for line in BufReader::new(answers).lines() {
                     let Ok(line) = line else { break };
                     let event = match protocol::from_line::<Response>(&line) {
                         Ok(r) => Event::Answer(index, r),
@@ -199,9 +262,10 @@ impl Worker {
         Ok(Worker {
             index,
             child,
-            requests: File::from(req_w),
-            capture,
-            capture_mark,
+            requests,
+            capture: capture.file,
+            capture_mark: capture.mark,
+            capture_path: capture.path,
             shm,
             shm_path,
             killed: None,

@@ -4,7 +4,8 @@
 //! report says and where a crash happened ([`crash`]), and the [`client`]
 //! that starts a worker and turns its answers and its death into events
 //! (Go's `workerClient`), with the command line it gives it
-//! ([`serve_args`]).
+//! ([`serve_args`]), and the [`spare`] worker that lists a library's
+//! targets and then serves one of them.
 
 pub mod client;
 pub mod crash;
@@ -12,3 +13,4 @@ pub mod protocol;
 pub mod run_json;
 pub mod serve_args;
 pub mod shm;
+pub mod spare;

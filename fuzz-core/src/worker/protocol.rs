@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a message changes shape; a worker of another version is
 /// refused at the handshake.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// How a target takes its input.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -530,6 +530,13 @@ pub enum Keep {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Response {
+    /// Sent first by a worker started with `serve --list`, when the library
+    /// is loaded: its targets, as `fuzz-worker list -json` lists them. The
+    /// worker then waits for the [`ServeArgs`] that name the one to serve
+    /// (one line of JSON), and goes on as a worker started with them.
+    ///
+    /// [`ServeArgs`]: crate::worker::serve_args::ServeArgs
+    Targets { version: u32, targets: Vec<Listed> },
     /// Sent once at start, when the library is loaded and initialized.
     Hello {
         version: u32,

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 pub const FD_IN: i32 = 3;
 pub const FD_OUT: i32 = 4;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct ServeArgs {
     /// The target library.
@@ -45,6 +45,12 @@ pub struct ServeArgs {
     /// coverage features of their own (fuzz-run -cmp_outcomes).
     #[cfg_attr(feature = "clap", arg(long = "cmp-outcomes"))]
     pub cmp_outcomes: bool,
+    /// First list the library's targets (one `targets` answer), then wait
+    /// for the arguments to serve with (one line of JSON, these fields),
+    /// which name the target: a spare worker (`client::Spare`).
+    #[cfg_attr(feature = "clap", arg(long = "list"))]
+    #[serde(default)]
+    pub list: bool,
 }
 
 impl ServeArgs {
@@ -62,6 +68,7 @@ impl ServeArgs {
             sanitizer_runtime: None,
             no_warm_up: false,
             cmp_outcomes: false,
+            list: false,
         }
     }
 
@@ -98,6 +105,9 @@ impl ServeArgs {
         }
         if self.cmp_outcomes {
             flag("cmp-outcomes", None);
+        }
+        if self.list {
+            flag("list", None);
         }
         a.extend(["--".into(), self.lib.clone().into()]);
         a
