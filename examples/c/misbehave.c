@@ -37,6 +37,9 @@
  *
  * Arguments that do not decode (truncated, trailing bytes, a bool byte
  * other than 0 or 1) are rejected (-1) by every target.
+ *
+ * When FUZZ_EXAMPLE_LOADS names a file, every process that loads the
+ * library appends its pid to it, one line each (the tests count loads).
  */
 #define _DEFAULT_SOURCE /* usleep */
 #include "fuzz_target.h"
@@ -55,6 +58,15 @@ static bool one_bytes(const uint8_t *args, size_t len, const uint8_t **p,
 }
 
 static volatile unsigned sink;
+
+__attribute__((constructor)) static void note_load(void) {
+    const char *path = getenv("FUZZ_EXAMPLE_LOADS");
+    FILE *f = path ? fopen(path, "a") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", (int)getpid());
+        fclose(f);
+    }
+}
 
 FUZZ_TARGET_BYTES(FuzzOk) {
     const uint8_t *p;

@@ -16,7 +16,7 @@ use crate::state::{Action, Finding, Phase, Slot, State};
 use crate::sync::Syncer;
 use crate::targets::TargetInfo;
 use crate::turns::Turn;
-use crate::workers::{Launcher, Workers};
+use crate::workers::{Launcher, Listed, Workers};
 use fuzz_cli::CliError;
 use fuzz_core::run_events::{self, secs3, FuzzEvent};
 use fuzz_core::worker::client::Event;
@@ -68,6 +68,7 @@ impl Coordinator {
         outputs: Outputs,
         reporter: Reporter,
         sync: Option<Rc<RefCell<Syncer>>>,
+        listed: Option<Listed>,
     ) -> Result<Option<Coordinator>, CliError> {
         let several = reporter.tagged();
         if let Some(go) = target.go.as_ref().filter(|g| g.status != GoStatus::Ok) {
@@ -116,14 +117,19 @@ impl Coordinator {
         let capacity =
             capacity_for(&target.args, plan.config.max_len).max(largest.unwrap_or(0)) + 64;
         let (tx, rx) = channel();
+        let (spare, dir) = match listed {
+            Some(Listed { spare, dir }) => (Some(spare), dir),
+            None => (None, fuzz_cli::scratch::dir()?),
+        };
         let workers = Workers::new(Launcher {
             worker_bin: plan.worker_bin.clone(),
             serve: plan.serve.clone(),
             cwd: plan.cwd.clone(),
             capacity,
             env: fuzz_cli::sanitizer::serve_env(&plan.serve),
-            dir: fuzz_cli::scratch::dir()?,
+            dir,
             events: tx,
+            spare,
         });
         let rng = plan.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()

@@ -29,6 +29,7 @@ use crate::state::Phase;
 use crate::sync::Syncer;
 use crate::targets;
 use crate::turns::{Turns, TURN};
+use crate::workers::Listed;
 use fuzz_cli::{CliError, Status};
 use fuzz_core::duration::{format_secs, Limit};
 use fuzz_core::store::cache;
@@ -42,7 +43,10 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let plan = Plan::new(cli)?;
     let worker_bin = &plan.worker_bin;
     let pattern = cli.fuzz.as_deref().unwrap_or_default();
-    let targets = targets::list(worker_bin, cli)?;
+    // The worker that lists the library becomes the first target's first
+    // worker, and its scratch directory that target's workers'.
+    let scratch = fuzz_cli::scratch::dir()?;
+    let (targets, spare) = targets::list(worker_bin, cli, &plan.serve, scratch.path())?;
     let mut chosen = targets::select_for_fuzz(&targets, pattern)?;
     // A Go fuzz test that skips (f.Skip before f.Fuzz) is not fuzzed, as
     // go test -fuzz does not fuzz it.
@@ -62,8 +66,12 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     }
     targets::check_instrumented(&cli.lib, &chosen)?;
     if let Some(cmp_lib) = &cli.cmp_lib {
-        targets::check_cmp_lib(worker_bin, cmp_lib, &chosen)?;
+        targets::check_cmp_lib(worker_bin, cmp_lib, &chosen, scratch.path())?;
     }
+    let mut listed = Some(Listed {
+        spare,
+        dir: scratch,
+    });
     let several = chosen.len() > 1;
     let cache_root = fuzz_cli::cache::env(cli.fuzzcachedir.as_deref())?.root()?;
     let lib_id = cache::library_id(&cli.lib)?;
@@ -86,7 +94,15 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
             Rerun::from_cli(cli),
         );
         let reporter = Reporter::new(cli.json, start, &target.name, several);
-        match Coordinator::open(&plan, target, outputs, reporter, sync.clone())? {
+        let opened = Coordinator::open(
+            &plan,
+            target,
+            outputs,
+            reporter,
+            sync.clone(),
+            listed.take(),
+        );
+        match opened? {
             Some(c) => coordinators.push(c),
             // As Go: a bad seed file fails the target before any fuzzing.
             None => malformed += 1,

@@ -21,6 +21,7 @@ use fuzz_core::run_events::{
 };
 use fuzz_core::worker::protocol::GoStatus;
 use fuzz_core::worker::run_json::{RunLine, RunOutcome};
+use fuzz_core::worker::serve_args::ServeArgs;
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -41,7 +42,11 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     let pattern = cli.run.as_deref().unwrap_or("");
     let filter = RunFilter::new(pattern, "-run")?;
     let worker = fuzz_cli::find_worker::path()?;
-    let all = targets::list(&worker, cli)?;
+    let scratch = fuzz_cli::scratch::dir()?;
+    // The worker that lists the library serves nothing here (the files
+    // are run by workers of their own): it ends at once.
+    let serve = ServeArgs::new(cli.lib.clone(), None);
+    let all = targets::list(&worker, cli, &serve, scratch.path())?.0;
     let selected: Vec<&TargetInfo> = all
         .iter()
         .filter(|t| filter.matches_target(&t.name))
@@ -56,7 +61,6 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     // Every selected corpus is read and checked before anything runs, so a
     // misuse error comes before any output. A Go fuzz test's f.Add values
     // are files of a scratch directory while they run.
-    let scratch = fuzz_cli::scratch::dir()?;
     let plans: Vec<Plan> = selected
         .iter()
         .map(|t| Plan::read(cli, &filter, t, scratch.path()))

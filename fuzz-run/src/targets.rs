@@ -1,8 +1,10 @@
 //! The targets of a library and how fuzz-run picks among them.
 //!
-//! fuzz-run never loads a library itself: [`list`] asks `fuzz-worker list
-//! -json LIB` and parses its JSON lines. Targets are then chosen by name,
-//! the way Go's testing package does:
+//! fuzz-run never loads a library itself: [`list`] starts a spare worker
+//! (`fuzz-worker serve --list LIB`, `fuzz_core::worker::spare`), which
+//! answers with the targets `fuzz-worker list -json` would print and then
+//! waits: in fuzz mode it becomes the first worker. Targets are then chosen
+//! by name, the way Go's testing package does:
 //!
 //! - `-run REGEXP` ([`RunFilter`]) selects the targets to replay in
 //!   regression mode, and with `Target/NAME` single seed corpus entries.
@@ -19,9 +21,10 @@
 use crate::cli::Cli;
 use fuzz_cli::CliError;
 use fuzz_core::worker::protocol::{build_of, Listed};
+use fuzz_core::worker::serve_args::ServeArgs;
+use fuzz_core::worker::spare::{ListError, Spare};
 use regex::Regex;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 /// One target of a library, as `fuzz-worker list -json` describes it. Its
 /// name is its symbol for a typed target (`FuzzParse`), the library's name
@@ -36,62 +39,56 @@ pub fn names(targets: &[TargetInfo]) -> String {
 }
 
 /// Lists the targets of the run's library (in a Go package's directory,
-/// when one was given: a Go fuzz test's set-up runs as the list is made).
-pub fn list(worker: &Path, cli: &Cli) -> Result<Vec<TargetInfo>, CliError> {
-    list_in(
-        worker,
-        &cli.lib,
-        cli.package.as_ref().map(|p| p.dir.as_path()),
-    )
+/// when one was given: a Go fuzz test's set-up runs as the list is made)
+/// with a spare worker that would serve as `serve` says (its files in
+/// `dir`): the targets, and the spare, which fuzz mode makes its first
+/// worker (dropped, it is killed).
+pub fn list(
+    worker: &Path,
+    cli: &Cli,
+    serve: &ServeArgs,
+    dir: &Path,
+) -> Result<(Vec<TargetInfo>, Spare), CliError> {
+    let cwd = cli.package.as_ref().map(|p| p.dir.as_path());
+    list_in(worker, serve, cwd, dir)
 }
 
-/// Lists the targets of `lib` by running `worker list -json lib` (in
-/// `cwd`, when given).
+/// Lists the targets of `serve.lib` by starting `worker serve --list` on
+/// it (in `cwd`, when given) and reading its answer.
 ///
 /// A library the worker cannot load (missing file, missing symbol, no
 /// targets) is misuse: the worker's one-line error is relayed without its
 /// `fuzz-worker: ` prefix.
-fn list_in(worker: &Path, lib: &Path, cwd: Option<&Path>) -> Result<Vec<TargetInfo>, CliError> {
-    let mut cmd = Command::new(worker);
-    if let Some(cwd) = cwd {
-        cmd.current_dir(cwd);
-    }
-    let out = cmd
-        .envs(fuzz_cli::sanitizer::worker_env(lib, None))
-        .arg("list")
-        .arg("-json")
-        .arg("--")
-        .arg(lib)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| {
-            CliError::misuse(format!(
-                "cannot run {}: {}",
-                worker.display(),
-                fuzz_core::error::describe(&e)
-            ))
-        })?;
-    if !out.status.success() {
-        return Err(worker_error(&out.stderr, out.status));
-    }
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let mut targets = Vec::new();
-    for line in stdout.lines().filter(|l| !l.trim().is_empty()) {
-        targets.push(parse_list_line(line).map_err(|why| {
-            CliError::misuse(format!(
-                "{}: unexpected output from {} list -json ({why}): {line}",
-                lib.display(),
-                worker.display()
-            ))
-        })?);
-    }
+fn list_in(
+    worker: &Path,
+    serve: &ServeArgs,
+    cwd: Option<&Path>,
+    dir: &Path,
+) -> Result<(Vec<TargetInfo>, Spare), CliError> {
+    let lib = &serve.lib;
+    let env = fuzz_cli::sanitizer::serve_env(serve);
+    let (spare, targets) = Spare::start(worker, serve, dir, cwd, env).map_err(|e| match e {
+        ListError::Start(why) => CliError::misuse(why),
+        ListError::Failed { stderr, status } => worker_error(&stderr, status),
+        ListError::Garbled(why) => CliError::misuse(format!(
+            "{}: unexpected answer from {} serve --list: {why}",
+            lib.display(),
+            worker.display()
+        )),
+        ListError::Version(theirs) => CliError::misuse(format!(
+            "{} speaks protocol version {theirs}, fuzz-run {}: install matching versions (or \
+             set FUZZ_WORKER)",
+            worker.display(),
+            fuzz_core::worker::protocol::VERSION
+        )),
+    })?;
     if targets.is_empty() {
         return Err(CliError::misuse(format!(
             "{}: the library has no fuzz targets (no LLVMFuzzerTestOneInput, no Fuzz* function)",
             lib.display()
         )));
     }
-    Ok(targets)
+    Ok((targets, spare))
 }
 
 /// Refuses to fuzz a library without SanitizerCoverage instrumentation:
@@ -119,9 +116,11 @@ pub fn check_cmp_lib(
     worker: &Path,
     cmp_lib: &Path,
     chosen: &[&TargetInfo],
+    dir: &Path,
 ) -> Result<(), CliError> {
     let misuse = |why: String| CliError::misuse(format!("-cmp_lib {}: {why}", cmp_lib.display()));
-    let theirs = list_in(worker, cmp_lib, None).map_err(|e| {
+    let serve = ServeArgs::new(cmp_lib.to_path_buf(), None);
+    let (theirs, _spare) = list_in(worker, &serve, None, dir).map_err(|e| {
         // The message names the file already.
         CliError::misuse(format!("-cmp_lib: {}", e.message))
     })?;
@@ -136,11 +135,6 @@ pub fn check_cmp_lib(
         build_of(&theirs, want).map_err(misuse)?;
     }
     Ok(())
-}
-
-/// Parses one line of `fuzz-worker list -json`.
-fn parse_list_line(line: &str) -> Result<TargetInfo, String> {
-    serde_json::from_str(line).map_err(|e| e.to_string())
 }
 
 /// The error a worker that did not succeed ends with: its own one-line
@@ -372,6 +366,11 @@ mod tests {
         assert!(e.message.contains("FuzzBytes, FuzzBytes2, FuzzString"));
         let e = select_for_fuzz(&ts, "(").unwrap_err();
         assert!(e.message.contains("-fuzz"), "{}", e.message);
+    }
+
+    /// One line of `fuzz-worker list -json`, one target of a `targets` answer.
+    fn parse_list_line(line: &str) -> Result<TargetInfo, serde_json::Error> {
+        serde_json::from_str(line)
     }
 
     #[test]

@@ -8,6 +8,7 @@ use fuzz_cli::CliError;
 use fuzz_core::worker::client::{Death, Event, Killed, Spawn, Worker, WorkerId};
 use fuzz_core::worker::protocol::Request;
 use fuzz_core::worker::serve_args::ServeArgs;
+use fuzz_core::worker::spare::Spare;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::time::Instant;
@@ -28,6 +29,17 @@ pub struct Launcher {
     /// Shared memory files and stderr captures.
     pub dir: tempfile::TempDir,
     pub events: Sender<Event>,
+    /// The worker that listed the library, until it is the first started
+    /// (when it fits: see [`Spare::fits`]).
+    pub spare: Option<Spare>,
+}
+
+/// The worker that listed the library (`targets::list`), and the scratch
+/// directory its files are in: the first target's first worker and its
+/// workers' scratch directory.
+pub struct Listed {
+    pub spare: Spare,
+    pub dir: tempfile::TempDir,
 }
 
 /// A worker process, with what the hang watch last saw of it.
@@ -63,7 +75,7 @@ impl Workers {
     pub fn start(&mut self, w: usize, target: &str, warm_up: bool) -> Result<WorkerId, CliError> {
         let id = WorkerId(self.spawned);
         self.spawned += 1;
-        let l = &self.launcher;
+        let l = &mut self.launcher;
         let serve = ServeArgs {
             target: Some(target.to_string()),
             no_warm_up: !warm_up,
@@ -77,7 +89,15 @@ impl Workers {
             cwd: l.cwd.as_deref(),
             env: &l.env,
         };
-        let worker = Worker::spawn(id, &spawn, l.events.clone()).map_err(CliError::misuse)?;
+        // The spare, when there is one that fits; a fresh worker when it
+        // is not, or could not be told (it is gone then).
+        let told = (l.spare.take())
+            .filter(|spare| spare.fits(&spawn))
+            .and_then(|spare| spare.serve(id, &spawn, l.events.clone()).ok());
+        let worker = match told {
+            Some(worker) => worker,
+            None => Worker::spawn(id, &spawn, l.events.clone()).map_err(CliError::misuse)?,
+        };
         let seen = Seen {
             execs: 0,
             at: Instant::now(),
@@ -181,7 +201,6 @@ impl Workers {
     /// Removes what a worker left in the spawn directory.
     fn clean_up(&self, w: &Worker) {
         let _ = std::fs::remove_file(&w.shm_path);
-        let capture = (self.launcher.dir.path()).join(format!("worker{}.stderr", w.index));
-        let _ = std::fs::remove_file(capture);
+        let _ = std::fs::remove_file(&w.capture_path);
     }
 }

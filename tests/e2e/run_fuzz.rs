@@ -82,6 +82,51 @@ fn planted_bugs_are_found_with_one_and_two_workers() {
     }
 }
 
+/// The worker that lists the library is the run's first worker: a run of
+/// one worker loads the library in one process, a run of two in two (the
+/// library's constructor notes each load).
+#[test]
+fn the_listing_worker_is_the_first_worker() {
+    // Two workers are both up well within 3 s; one execution may end a
+    // run before a second has loaded the library.
+    for (parallel, fuzztime, loads) in [("1", "1x", 1), ("2", "3s", 2)] {
+        let w = Work::new();
+        let noted = w.path().join("loads");
+        let mut cmd = w.fuzz_command(
+            example("libmisbehave.so"),
+            &[
+                "-fuzz",
+                "^FuzzOk$",
+                "-fuzztime",
+                fuzztime,
+                "-parallel",
+                parallel,
+            ],
+        );
+        cmd.env("FUZZ_EXAMPLE_LOADS", &noted);
+        let r = run_command(cmd);
+        assert_eq!(r.code, 0, "{}{}", r.out(), r.stderr);
+        let pids = std::fs::read_to_string(&noted).unwrap();
+        assert_eq!(pids.lines().count(), loads, "-parallel {parallel}: {pids}");
+        // Replaying the seeds lists the library too, and runs the files in
+        // workers of their own: one load to list, none left running.
+        w.seed("FuzzOk", "a", "go test fuzz v1\n[]byte(\"a\")\n");
+        std::fs::remove_file(&noted).unwrap();
+        let mut cmd = w.fuzz_command(example("libmisbehave.so"), &["-run", "^FuzzOk$"]);
+        cmd.env("FUZZ_EXAMPLE_LOADS", &noted);
+        let r = run_command(cmd);
+        assert_eq!(r.code, 0, "{}{}", r.out(), r.stderr);
+        let pids = std::fs::read_to_string(&noted).unwrap();
+        assert_eq!(pids.lines().count(), 2, "regression: {pids}");
+        for pid in pids.lines() {
+            assert!(
+                !Path::new(&format!("/proc/{pid}")).exists(),
+                "{pid} lives on"
+            );
+        }
+    }
+}
+
 #[test]
 fn crasher_fails_regression_until_the_fixed_build() {
     let w = Work::new();
