@@ -182,13 +182,13 @@ fn serve_command(s: ServeArgs) -> Result<Status, CliError> {
         let constants = scope.spawn(|| aside(|| library::code_constants(&lib.path)));
         let runtime = (!lib.is_go())
             .then(|| scope.spawn(|| aside(|| known_crashes::runtime_ranges(&lib.path))));
-        let s = match s.list {
+        let (s, pending) = match s.list {
             true => match told(&lib, &s)? {
                 Some(told) => told,
                 // The coordinator wanted the list alone.
                 None => return Ok(None),
             },
-            false => s,
+            false => (s, Vec::new()),
         };
         if let Some(cmp) = &s.cmp_lib {
             sanitizer::ensure_runtime_as(cmp, s.sanitizer_runtime.as_deref(), s.to_args())
@@ -213,23 +213,25 @@ fn serve_command(s: ServeArgs) -> Result<Status, CliError> {
             s.cmp_outcomes,
             joined(constants),
         )?;
-        Ok::<_, CliError>(Some((exec, cmp_lib, target, s)))
+        Ok::<_, CliError>(Some((exec, cmp_lib, target, s, pending)))
     })?;
-    let Some((exec, _cmp_lib, target, s)) = served else {
+    let Some((exec, _cmp_lib, target, s, pending)) = served else {
         return Ok(Status::Success);
     };
-    golib::within(|| serve::serve(exec, target, s.fd_in, s.fd_out, !s.no_warm_up))
+    let fds = (s.fd_in, s.fd_out);
+    golib::within(|| serve::serve(exec, target, fds, pending, !s.no_warm_up))
         .map_err(CliError::misuse)?;
     Ok(Status::Success)
 }
 
 /// `serve --list`: the library's targets go to the coordinator first
 /// ([`Response::Targets`]); then the arguments it is to serve with come
-/// back, one line of JSON, on the same descriptors. `None` when the
-/// coordinator closed its end instead: it wanted the list alone.
+/// back, one line of JSON, on the same descriptors: they, and the bytes
+/// read past them (the first requests, sent without waiting). `None` when
+/// the coordinator closed its end instead: it wanted the list alone.
 ///
 /// [`Response::Targets`]: fuzz_core::worker::protocol::Response::Targets
-fn told(lib: &Library, s: &ServeArgs) -> Result<Option<ServeArgs>, CliError> {
+fn told(lib: &Library, s: &ServeArgs) -> Result<Option<(ServeArgs, Vec<u8>)>, CliError> {
     use fuzz_core::worker::protocol::{self, Response};
     use std::io::{Read, Write};
     use std::os::fd::FromRawFd;
@@ -245,21 +247,22 @@ fn told(lib: &Library, s: &ServeArgs) -> Result<Option<ServeArgs>, CliError> {
     output
         .write_all(protocol::to_line(&targets).as_bytes())
         .map_err(broken)?;
-    // One byte at a time up to the newline: nothing of what follows it
-    // (the requests serve() reads) may be taken here.
-    let mut line = Vec::new();
-    let mut byte = [0u8];
-    loop {
-        match input.read(&mut byte) {
-            Ok(0) if line.is_empty() => return Ok(None),
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let end = loop {
+        if let Some(end) = got.iter().position(|&b| b == b'\n') {
+            break end;
+        }
+        match input.read(&mut buf) {
+            Ok(0) if got.is_empty() => return Ok(None),
             Ok(0) => return Err(CliError::misuse("the coordinator's arguments ended early")),
-            Ok(_) if byte[0] == b'\n' => break,
-            Ok(_) => line.push(byte[0]),
+            Ok(n) => got.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(broken(e)),
         }
-    }
-    let told: ServeArgs = serde_json::from_slice(&line)
+    };
+    let pending = got.split_off(end + 1);
+    let told: ServeArgs = serde_json::from_slice(&got[..end])
         .map_err(|e| CliError::misuse(format!("the coordinator's arguments: {e}")))?;
     if told.lib != s.lib {
         return Err(CliError::misuse(format!(
@@ -269,14 +272,15 @@ fn told(lib: &Library, s: &ServeArgs) -> Result<Option<ServeArgs>, CliError> {
         )));
     }
     // Its own descriptors and library stay; the rest is what it was told.
-    Ok(Some(ServeArgs {
+    let told = ServeArgs {
         lib: s.lib.clone(),
         fd_in: s.fd_in,
         fd_out: s.fd_out,
         sanitizer_runtime: s.sanitizer_runtime.clone(),
         list: false,
         ..told
-    }))
+    };
+    Ok(Some((told, pending)))
 }
 
 /// Runs `f` on a helper thread with every signal blocked: the worker's

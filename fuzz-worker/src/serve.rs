@@ -13,7 +13,7 @@ use crate::fuzzing::{text_of, Fuzzer, Slice};
 use fuzz_core::search::minimize::{self, Budget};
 use fuzz_core::worker::protocol::{self, Exec, Keep, Request, Response};
 use fuzz_core::{format::codec, Value};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::{FromRawFd, RawFd};
 use std::time::{Duration, Instant};
 
@@ -21,12 +21,13 @@ use std::time::{Duration, Instant};
 /// first, after `Hello`, the target runs once on its empty input (the zero
 /// values), unless `warm_up` is false: the warm-up that pays for its lazy
 /// initialisation, so that every input the coordinator sends gets the time
-/// limit alone.
+/// limit alone. Requests come on `fds.0`, after `pending` (those read
+/// already), answers go to `fds.1`.
 pub fn serve(
     mut exec: Executor,
     target: &crate::library::Target,
-    fd_in: RawFd,
-    fd_out: RawFd,
+    (fd_in, fd_out): (RawFd, RawFd),
+    pending: Vec<u8>,
     warm_up: bool,
 ) -> Result<(), String> {
     // Out of the way of a target that opens and closes descriptors.
@@ -57,7 +58,7 @@ pub fn serve(
     };
     send(&Response::Warmed { ok })?;
     let mut forks_said = false;
-    for line in BufReader::new(input).lines() {
+    for line in BufReader::new(std::io::Cursor::new(pending).chain(input)).lines() {
         let line = line.map_err(|e| pipe_error("reading from the coordinator", &e))?;
         let request: Request = protocol::from_line(&line)?;
         let Some(response) = answer(&mut exec, &mut fuzzer, request, &mut send) else {
