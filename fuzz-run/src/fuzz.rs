@@ -27,7 +27,7 @@ use crate::report::{fmt_duration, Reporter, Stop};
 use crate::rerun::Rerun;
 use crate::state::Phase;
 use crate::sync::Syncer;
-use crate::targets;
+use crate::targets::{self, TargetInfo};
 use crate::turns::{Turns, TURN};
 use crate::workers::Listed;
 use fuzz_cli::{CliError, Status};
@@ -47,20 +47,7 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
     // worker, and its scratch directory that target's workers'.
     let scratch = fuzz_cli::scratch::dir()?;
     let (targets, spare) = targets::list(worker_bin, cli, &plan.serve, scratch.path())?;
-    let mut chosen = targets::select_for_fuzz(&targets, pattern)?;
-    // A Go fuzz test that skips (f.Skip before f.Fuzz) is not fuzzed, as
-    // go test -fuzz does not fuzz it.
-    chosen.retain(|t| {
-        let skips = t.go.as_ref().is_some_and(|g| g.status == GoStatus::Skip);
-        if skips {
-            eprintln!(
-                "fuzz-run: {}: not fuzzed: {}",
-                t.name,
-                t.go.as_ref().map(|g| g.why()).unwrap_or_default()
-            );
-        }
-        !skips
-    });
+    let chosen = not_skipping(targets::select_for_fuzz(&targets, pattern)?);
     if chosen.is_empty() {
         return Ok(Status::Success);
     }
@@ -152,6 +139,23 @@ pub fn run(cli: &Cli) -> Result<Status, CliError> {
         summary(cli, &coordinators, status, start)?;
     }
     Ok(status)
+}
+
+/// The chosen targets but the Go fuzz tests that skip (f.Skip before
+/// f.Fuzz), which go test -fuzz does not fuzz either: each is said.
+fn not_skipping(mut chosen: Vec<&TargetInfo>) -> Vec<&TargetInfo> {
+    chosen.retain(|t| {
+        let skips = t.go.as_ref().is_some_and(|g| g.status == GoStatus::Skip);
+        if skips {
+            eprintln!(
+                "fuzz-run: {}: not fuzzed: {}",
+                t.name,
+                t.go.as_ref().map(|g| g.why()).unwrap_or_default()
+            );
+        }
+        !skips
+    });
+    chosen
 }
 
 /// Runs the turns until every target is done or Ctrl-C; true on Ctrl-C.
