@@ -239,11 +239,11 @@ impl Worker {
         events: Sender<Event>,
     ) -> Result<Worker, String> {
         let Launched {
-            child,
+            mut child,
             requests,
             answers,
         } = launched;
-        std::thread::Builder::new()
+        let reader = std::thread::Builder::new()
             .name(format!("worker{index}"))
             .spawn(move || {
                 for line in BufReader::new(answers).lines() {
@@ -257,8 +257,15 @@ impl Worker {
                     }
                 }
                 let _ = events.send(Event::Gone(index));
-            })
-            .map_err(|e| e.to_string())?;
+            });
+        if let Err(e) = reader {
+            // No one would ever hear from it: it goes at once.
+            let pid = Pid::from_raw(child.id() as i32);
+            let _ = signal::killpg(pid, Signal::SIGKILL);
+            let _ = signal::kill(pid, Signal::SIGKILL);
+            let _ = child.wait();
+            return Err(format!("worker {index}: no reader thread: {e}"));
+        }
         Ok(Worker {
             index,
             child,
