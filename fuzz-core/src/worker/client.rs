@@ -146,6 +146,14 @@ impl Capture {
     }
 }
 
+/// SIGKILL to a worker's process group, and to the worker itself, should
+/// it not have set its group yet.
+pub(crate) fn kill_group(child: &Child) {
+    let pid = Pid::from_raw(child.id() as i32);
+    let _ = signal::killpg(pid, Signal::SIGKILL);
+    let _ = signal::kill(pid, Signal::SIGKILL);
+}
+
 /// Starts `worker serve` with `args` (its descriptors set here), its
 /// stderr going to `capture`.
 pub(crate) fn launch(
@@ -260,9 +268,7 @@ impl Worker {
             });
         if let Err(e) = reader {
             // No one would ever hear from it: it goes at once.
-            let pid = Pid::from_raw(child.id() as i32);
-            let _ = signal::killpg(pid, Signal::SIGKILL);
-            let _ = signal::kill(pid, Signal::SIGKILL);
+            kill_group(&child);
             let _ = child.wait();
             return Err(format!("worker {index}: no reader thread: {e}"));
         }
@@ -319,11 +325,7 @@ impl Worker {
         if self.killed.is_none() {
             self.killed = Some(why);
         }
-        // Its process group, and the child itself, should it not have set
-        // its group yet.
-        let pid = Pid::from_raw(self.pid());
-        let _ = signal::killpg(pid, Signal::SIGKILL);
-        let _ = signal::kill(pid, Signal::SIGKILL);
+        kill_group(&self.child);
     }
 
     /// Resident memory in MiB.

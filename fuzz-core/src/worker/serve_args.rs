@@ -47,7 +47,7 @@ pub struct ServeArgs {
     pub cmp_outcomes: bool,
     /// First list the library's targets (one `targets` answer), then wait
     /// for the arguments to serve with (one line of JSON, these fields),
-    /// which name the target: a spare worker (`client::Spare`).
+    /// which name the target: a spare worker (`spare::Spare`).
     #[cfg_attr(feature = "clap", arg(long = "list"))]
     #[serde(default)]
     pub list: bool,

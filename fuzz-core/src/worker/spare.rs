@@ -10,8 +10,6 @@ use crate::worker::client::{self, Capture, EnvVar, Event, Launched, Spawn, Worke
 use crate::worker::protocol::{self, Listed, Response};
 use crate::worker::serve_args::ServeArgs;
 use crate::worker::shm::Shm;
-use nix::sys::signal::{self, Signal};
-use nix::unistd::Pid;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -158,11 +156,7 @@ impl Drop for Spare {
         let Some(mut launched) = self.launched.take() else {
             return;
         };
-        // Its process group, and the child itself, should it not have set
-        // its group yet (as `Worker::kill`).
-        let pid = Pid::from_raw(launched.child.id() as i32);
-        let _ = signal::killpg(pid, Signal::SIGKILL);
-        let _ = signal::kill(pid, Signal::SIGKILL);
+        client::kill_group(&launched.child);
         let _ = launched.child.wait();
         let _ = std::fs::remove_file(&self.capture.path);
         let _ = std::fs::remove_file(&self.shm_path);
