@@ -517,3 +517,14 @@ pub fn with_head_1(dir: &Path, tool: &str, args: &[&str]) -> Run {
     r.stderr = std::fs::read_to_string(&err).unwrap();
     r
 }
+
+/// The scratch directories (shared memory, stderr captures) of the tool
+/// with process id `pid` that are in /dev/shm.
+pub fn scratch_dirs_of(pid: u32) -> Vec<String> {
+    std::fs::read_dir("/dev/shm")
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("fuzz-tools-") && n.contains(&format!("-{pid}-")))
+        .collect()
+}

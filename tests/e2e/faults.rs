@@ -311,15 +311,6 @@ fn a_sigkill_while_a_worker_hangs_leaves_no_process_and_nothing_torn() {
 }
 
 /// The scratch directories of the tool process `pid` in /dev/shm.
-fn scratch_dirs_of(pid: u32) -> Vec<String> {
-    std::fs::read_dir("/dev/shm")
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("fuzz-tools-") && n.contains(&format!("-{pid}-")))
-        .collect()
-}
-
 #[test]
 fn a_worker_killed_from_outside_is_saved_saying_it_did_not_fail_again() {
     let w = Work::new();

@@ -84,9 +84,22 @@ fn planted_bugs_are_found_with_one_and_two_workers() {
 
 /// The worker that lists the library is the run's first worker: a run of
 /// one worker loads the library in one process, a run of two in two (the
-/// library's constructor notes each load).
+/// library's constructor notes each load). No process of its and no
+/// scratch directory outlive a run.
 #[test]
 fn the_listing_worker_is_the_first_worker() {
+    let run_command = |mut cmd: std::process::Command| {
+        use std::process::Stdio;
+        let child = (cmd.stdin(Stdio::null()).stdout(Stdio::piped()))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let run = Run::from(child.wait_with_output().unwrap());
+        let left = scratch_dirs_of(pid);
+        assert!(left.is_empty(), "scratch directories left: {left:?}");
+        run
+    };
     // Two workers are both up well within 3 s; one execution may end a
     // run before a second has loaded the library.
     for (parallel, fuzztime, loads) in [("1", "1x", 1), ("2", "3s", 2)] {
