@@ -178,6 +178,14 @@ fn serve_command(s: ServeArgs) -> Result<Status, CliError> {
     // to the first execution (a 16 MB library's scans take as long as its
     // load). Both are joined before any input runs, so the worker forks
     // and takes signals with one thread, as before.
+    //
+    // The handlers go in first, while this is the only thread: they keep
+    // a copy of stderr at a high descriptor, and the kernel grows a
+    // descriptor table that threads share only after an RCU grace period
+    // (5 to 10 ms that the helpers' scans would put on the path to the
+    // first execution).
+    crash::install(-1);
+    children::install();
     let served = std::thread::scope(|scope| {
         let constants = scope.spawn(|| aside(|| library::code_constants(&lib.path)));
         let runtime = (!lib.is_go())
@@ -196,8 +204,6 @@ fn serve_command(s: ServeArgs) -> Result<Status, CliError> {
         }
         let target = runnable(&lib, s.target.as_deref())?;
         let shm = fuzz_core::worker::shm::Shm::open(&s.shm)?;
-        crash::install(-1);
-        children::install();
         load_target(&lib, target)?;
         if let Some(runtime) = runtime {
             known_crashes::init_for(&lib.path, lib.function(target), joined(runtime));
