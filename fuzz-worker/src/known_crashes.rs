@@ -49,52 +49,30 @@ extern "C" {
     fn fuzz_worker_guard_escape();
 }
 
-/// Sets up fingerprinting for the library at `path`, whose target is `f`
-/// and whose [`runtime_ranges`] are `runtime`.
-pub fn init_for(path: &std::path::Path, f: crate::library::TargetFn, runtime: Vec<(usize, usize)>) {
+/// Sets up fingerprinting for the library whose target is `f` and whose
+/// [`runtime_ranges`] are `runtime`: where the library's code and the
+/// worker's own lie, from the loader's list of what it mapped (not from
+/// every mapping of the library's file: the code scans map it too).
+pub fn init_for(f: crate::library::TargetFn, runtime: Vec<(usize, usize)>) {
     // SAFETY: dladdr on the address of a function of the loaded library.
     let base = unsafe {
         let mut info: libc::Dl_info = std::mem::zeroed();
         libc::dladdr(f as *const libc::c_void, &mut info);
         info.dli_fbase as usize
     };
-    init(path, base, runtime);
-}
-
-/// Sets up fingerprinting for the library at `path`, loaded at `base`:
-/// its mapped range from /proc/self/maps, its runtime functions from its
-/// symbol table (`runtime`).
-fn init(path: &std::path::Path, base: usize, runtime: Vec<(usize, usize)>) {
-    let canon = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let (lo, hi) = mapped(&canon);
-    let exe = std::fs::read_link("/proc/self/exe").unwrap_or_default();
+    let span = |addr: usize| {
+        crate::loaded::object_at(addr)
+            .and_then(|o| o.span())
+            .unwrap_or((0, 0))
+    };
+    let (lo, hi) = span(f as usize);
     let _ = MODULE.set(Module {
         lo,
         hi,
         base,
         runtime,
-        own: mapped(&exe),
+        own: span(own as *const () as usize),
     });
-}
-
-/// The address range the file at `path` is mapped at, from /proc/self/maps.
-fn mapped(path: &std::path::Path) -> (usize, usize) {
-    let (mut lo, mut hi) = (usize::MAX, 0);
-    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
-        return (0, 0);
-    };
-    let path = path.to_string_lossy();
-    for line in maps
-        .lines()
-        .filter(|l| !path.is_empty() && l.ends_with(&*path))
-    {
-        let range = line.split_whitespace().next().unwrap_or("");
-        if let Some((a, b)) = range.split_once('-') {
-            lo = lo.min(usize::from_str_radix(a, 16).unwrap_or(usize::MAX));
-            hi = hi.max(usize::from_str_radix(b, 16).unwrap_or(0));
-        }
-    }
-    (lo, hi)
 }
 
 /// The address the target library is loaded at (after [`init_for`]).
@@ -280,7 +258,9 @@ fn fingerprint_of(
         if ip < m.lo || ip >= m.hi {
             continue;
         }
-        let off = ip - m.base;
+        let Some(off) = ip.checked_sub(m.base) else {
+            continue;
+        };
         let runtime = m
             .runtime
             .binary_search_by(|&(a, b)| {

@@ -19,6 +19,7 @@ mod golib;
 mod inputs;
 mod known_crashes;
 mod library;
+mod loaded;
 mod mutate;
 mod pc_table;
 mod sancov;
@@ -206,7 +207,7 @@ fn serve_command(s: ServeArgs) -> Result<Status, CliError> {
         let shm = fuzz_core::worker::shm::Shm::open(&s.shm)?;
         load_target(&lib, target)?;
         if let Some(runtime) = runtime {
-            known_crashes::init_for(&lib.path, lib.function(target), joined(runtime));
+            known_crashes::init_for(lib.function(target), joined(runtime));
         }
         lib.initialize();
         // The comparison build stays loaded while the executor calls it.

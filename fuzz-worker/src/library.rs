@@ -9,7 +9,7 @@
 use fuzz_core::worker::protocol::{GoStatus, GoTest, TargetDesc, TargetKind};
 use fuzz_core::ArgType;
 use object::{Object, ObjectSymbol, SymbolKind};
-use std::ffi::{c_char, c_int, CStr, CString};
+use std::ffi::{c_char, c_int, CString};
 use std::path::{Path, PathBuf};
 
 /// A library file's bytes, for parsing its ELF: mapped read-only, so a
@@ -500,40 +500,13 @@ fn load_error(msg: &str, path: &Path) -> String {
 /// Registers every loaded module's address range for gcc `trace-pc`
 /// hashing, so PCs are hashed relative to their module's base.
 fn register_modules() {
-    unsafe extern "C" fn each(
-        info: *mut libc::dl_phdr_info,
-        _size: libc::size_t,
-        _data: *mut libc::c_void,
-    ) -> c_int {
-        // SAFETY: the loader passes a valid dl_phdr_info.
-        let info = unsafe { &*info };
-        let name = if info.dlpi_name.is_null() {
-            &[][..]
-        } else {
-            // SAFETY: dlpi_name is a NUL-terminated string when not null.
-            unsafe { CStr::from_ptr(info.dlpi_name) }.to_bytes()
-        };
-        if name.is_empty() {
-            return 0; // the executable itself
+    for object in crate::loaded::objects() {
+        if object.is_executable() {
+            continue;
         }
-        let (mut lo, mut hi) = (usize::MAX, 0usize);
-        for i in 0..info.dlpi_phnum as usize {
-            // SAFETY: dlpi_phdr has dlpi_phnum entries.
-            let ph = unsafe { &*info.dlpi_phdr.add(i) };
-            if ph.p_type == libc::PT_LOAD {
-                lo = lo.min(ph.p_vaddr as usize);
-                hi = hi.max((ph.p_vaddr + ph.p_memsz) as usize);
-            }
+        if let Some((lo, hi)) = object.span().filter(|(lo, hi)| lo < hi) {
+            crate::sancov::add_pc_module(lo, hi);
         }
-        if lo < hi {
-            let base = info.dlpi_addr as usize;
-            crate::sancov::add_pc_module(base + lo, base + hi);
-        }
-        0
-    }
-    // SAFETY: dl_iterate_phdr with a callback that only reads its argument.
-    unsafe {
-        libc::dl_iterate_phdr(Some(each), std::ptr::null_mut());
     }
 }
 

@@ -18,24 +18,6 @@ use crate::coverage::CounterMap;
 use crate::library::Library;
 use crate::sancov;
 use fuzz_core::search::pctable::PcEntry;
-use std::ffi::{c_int, CStr};
-use std::path::PathBuf;
-
-/// A loaded module: its file, load bias and the address ranges of its
-/// loadable segments.
-struct Module {
-    path: PathBuf,
-    bias: usize,
-    segments: Vec<(usize, usize)>,
-}
-
-impl Module {
-    fn contains(&self, addr: usize) -> bool {
-        self.segments
-            .iter()
-            .any(|&(lo, hi)| lo <= addr && addr < hi)
-    }
-}
 
 /// The entries of `lib`'s own PC table, in counter order; empty when the
 /// library was built without `-fsanitize-coverage=pc-table` (or without
@@ -50,8 +32,8 @@ pub fn pc_table(lib: &Library) -> Vec<PcEntry> {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .clone();
-    let modules = loaded_modules();
-    let Some(me) = modules.iter().find(|m| {
+    let objects = crate::loaded::objects();
+    let Some(me) = objects.iter().filter(|m| !m.is_executable()).find(|m| {
         m.path == lib.path || std::fs::canonicalize(&m.path).is_ok_and(|p| p == lib.path)
     }) else {
         return Vec::new();
@@ -84,52 +66,4 @@ pub fn pc_table(lib: &Library) -> Vec<PcEntry> {
         }
     }
     out
-}
-
-/// Every module the dynamic loader has mapped, but the executable.
-fn loaded_modules() -> Vec<Module> {
-    unsafe extern "C" fn each(
-        info: *mut libc::dl_phdr_info,
-        _size: libc::size_t,
-        data: *mut libc::c_void,
-    ) -> c_int {
-        // SAFETY: the loader passes a valid dl_phdr_info, and `data` is the
-        // vector passed to dl_iterate_phdr below.
-        let (info, out) = unsafe { (&*info, &mut *(data as *mut Vec<Module>)) };
-        if info.dlpi_name.is_null() {
-            return 0;
-        }
-        // SAFETY: dlpi_name is a NUL-terminated string when not null.
-        let name = unsafe { CStr::from_ptr(info.dlpi_name) }.to_bytes();
-        if name.is_empty() {
-            return 0; // the executable itself
-        }
-        let bias = info.dlpi_addr as usize;
-        let mut segments = Vec::new();
-        for i in 0..info.dlpi_phnum as usize {
-            // SAFETY: dlpi_phdr has dlpi_phnum entries.
-            let ph = unsafe { &*info.dlpi_phdr.add(i) };
-            if ph.p_type == libc::PT_LOAD {
-                let lo = bias.wrapping_add(ph.p_vaddr as usize);
-                segments.push((lo, lo + ph.p_memsz as usize));
-            }
-        }
-        use std::os::unix::ffi::OsStrExt;
-        out.push(Module {
-            path: PathBuf::from(std::ffi::OsStr::from_bytes(name)),
-            bias,
-            segments,
-        });
-        0
-    }
-    let mut modules: Vec<Module> = Vec::new();
-    // SAFETY: the callback only reads its argument and appends to the
-    // vector, which outlives the call.
-    unsafe {
-        libc::dl_iterate_phdr(
-            Some(each),
-            &mut modules as *mut Vec<Module> as *mut libc::c_void,
-        );
-    }
-    modules
 }
