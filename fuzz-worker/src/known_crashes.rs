@@ -60,8 +60,11 @@ pub fn init_for(f: crate::library::TargetFn, runtime: Vec<(usize, usize)>) {
         libc::dladdr(f as *const libc::c_void, &mut info);
         info.dli_fbase as usize
     };
+    let objects = crate::loaded::objects();
     let span = |addr: usize| {
-        crate::loaded::object_at(addr)
+        objects
+            .iter()
+            .find(|o| o.contains(addr))
             .and_then(|o| o.span())
             .unwrap_or((0, 0))
     };

@@ -86,14 +86,13 @@ pub fn objects() -> Vec<Object> {
     objects
 }
 
-/// The loaded object whose segments hold `addr`.
-pub fn object_at(addr: usize) -> Option<Object> {
-    objects().into_iter().find(|o| o.contains(addr))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn object_at(addr: usize) -> Option<Object> {
+        objects().into_iter().find(|o| o.contains(addr))
+    }
 
     #[test]
     fn an_object_s_span_is_its_segments_not_another_mapping_of_its_file() {
