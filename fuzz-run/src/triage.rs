@@ -137,7 +137,8 @@ impl State {
         match found {
             None => Vec::new(),
             Some(Found::NewCoverage { entry, features }) => {
-                let new = self.corpus.unseen(&features);
+                let mut new = self.corpus.unseen(&features);
+                new.retain(|&f| !self.being_minimized(f));
                 if new.is_empty() {
                     return Vec::new();
                 }
@@ -161,6 +162,16 @@ impl State {
                 self.found_failing(w, failing)
             }
         }
+    }
+
+    /// Whether feature `f` is new coverage another worker is minimizing
+    /// now: it is learned when that ends, and under `-parallel` a second
+    /// worker that reached it meanwhile would minimize its copy for nothing
+    /// (up to a second of its time), to see it dropped then.
+    fn being_minimized(&self, f: u32) -> bool {
+        self.slots.iter().any(
+            |s| matches!(&s.job, Job::MinimizeCoverage { features, .. } if features.contains(&f)),
+        )
     }
 
     /// A minimization ended with the smallest input that kept its property.
@@ -870,6 +881,44 @@ mod tests {
             s.on_answer(0, done).unwrap().is_empty(),
             "nothing new any more"
         );
+    }
+
+    #[test]
+    fn coverage_another_worker_is_minimizing_is_not_minimized_twice() {
+        let mut s = state(config(), 2, &["a"]);
+        s.phase = Phase::Fuzzing;
+        s.slots[0].job = Job::MinimizeCoverage {
+            entry: "big".into(),
+            features: vec![2, 3],
+        };
+        let fuzzed = |features: Vec<u32>| Response::Fuzzed {
+            id: 0,
+            execs: 100,
+            found: Some(Found::NewCoverage {
+                entry: "other".into(),
+                features,
+            }),
+            reduced: 0,
+        };
+        s.slots[1].job = Job::Fuzz(0);
+        assert!(s.on_answer(1, fuzzed(vec![3, 2])).unwrap().is_empty());
+        s.slots[1].job = Job::Fuzz(0);
+        let a = s.on_answer(1, fuzzed(vec![2, 3, 4])).unwrap();
+        assert_eq!(kinds(&a), ["minimize"]);
+        assert_eq!(
+            s.slots[1].job,
+            Job::MinimizeCoverage {
+                entry: "other".into(),
+                features: vec![4]
+            },
+            "only what no one is minimizing"
+        );
+        // Once the first minimization is over, its features are learned;
+        // had it died instead, they would be new again.
+        s.slots[0].job = Job::Idle;
+        s.slots[1].job = Job::Fuzz(0);
+        let a = s.on_answer(1, fuzzed(vec![2])).unwrap();
+        assert_eq!(kinds(&a), ["minimize"]);
     }
 
     #[test]
