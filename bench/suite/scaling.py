@@ -16,6 +16,10 @@ between samples; a run that never did counts as SECS) as a fraction of
 SECS (the goal: at most 0.56, that is 0.9 of linear per added core), and
 its own median edges at SECS (for two instances, the union of their
 corpora). Writes a Markdown table to standard output.
+
+A two-CPU engine may be relabelled ENGINE@LABEL in the timeline (another
+build's runs of ENGINE, from another sitting, set beside this sitting's
+one-CPU runs): it is a form of ENGINE, reported under its own label.
 """
 import collections
 import statistics
@@ -62,7 +66,9 @@ def main():
         for base, wides in WIDE.items():
             single = [max(s)[1] for (tt, e, _), s in runs.items()
                       if tt == t and e == base and max(s)[0] >= secs]
-            present = [w for w in wides if any(tt == t and e == w for tt, e, _ in runs)]
+            present = sorted({e for tt, e, _ in runs
+                              if tt == t and e.split("@")[0] in wides},
+                             key=lambda e: (wides.index(e.split("@")[0]), e))
             if not single or not present:
                 continue
             goal = statistics.median(single)
