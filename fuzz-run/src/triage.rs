@@ -23,6 +23,7 @@ use fuzz_core::worker::client::Death;
 use fuzz_core::worker::crash::{self, DeathKind};
 use fuzz_core::worker::protocol::{Exec, Found, Request, Response, TargetKind};
 use fuzz_core::Value;
+use std::collections::HashSet;
 
 impl State {
     /// Worker `w` answered (its handshake's version checked already). An
@@ -138,7 +139,8 @@ impl State {
             None => Vec::new(),
             Some(Found::NewCoverage { entry, features }) => {
                 let mut new = self.corpus.unseen(&features);
-                new.retain(|&f| !self.being_minimized(f));
+                let pending = self.being_minimized();
+                new.retain(|f| !pending.contains(f));
                 if new.is_empty() {
                     return Vec::new();
                 }
@@ -164,14 +166,17 @@ impl State {
         }
     }
 
-    /// Whether feature `f` is new coverage another worker is minimizing
-    /// now: it is learned when that ends, and under `-parallel` a second
-    /// worker that reached it meanwhile would minimize its copy for nothing
-    /// (up to a second of its time), to see it dropped then.
-    fn being_minimized(&self, f: u32) -> bool {
-        self.slots.iter().any(
-            |s| matches!(&s.job, Job::MinimizeCoverage { features, .. } if features.contains(&f)),
-        )
+    /// The new features the workers are minimizing now: they are learned
+    /// when that ends, and under `-parallel` a second worker that reached
+    /// one meanwhile would minimize its copy for nothing (up to a second of
+    /// its time), to see it dropped then. Empty, with nothing allocated,
+    /// when no worker is minimizing.
+    fn being_minimized(&self) -> HashSet<u32> {
+        let minimizing = self.slots.iter().filter_map(|s| match &s.job {
+            Job::MinimizeCoverage { features, .. } => Some(features),
+            _ => None,
+        });
+        minimizing.flatten().copied().collect()
     }
 
     /// A minimization ended with the smallest input that kept its property.
