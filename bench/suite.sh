@@ -66,6 +66,9 @@
 #                            input of a chain; off by default)
 #   fuzz-run-no-reduce-inputs  -reduce_inputs=0 (entries keep the length they
 #                            were found with)
+#   fuzz-run-long            -reduce_inputs=0 -len_control=0 (entries keep
+#                            their length, and inputs may grow to MAX_LEN
+#                            at once: both ways of keeping inputs short off)
 #   fuzz-run-code-strings    -code_strings=1 (string constants of the code as
 #                            a dictionary; off by default)
 #   fuzz-run-dict            -dict bench/suite/dict/TARGET.dict (not cmp)
@@ -189,7 +192,7 @@ all_targets="zlib sqlite lua serde_json regex cmp"
 ablations="fuzz-run-no-cmp fuzz-run-no-entropic fuzz-run-no-cross-over fuzz-run-no-len-control \
 fuzz-run-no-auto-dict fuzz-run-ascii-num fuzz-run-utf8 fuzz-run-lines fuzz-run-fields fuzz-run-cmp-outcomes \
 fuzz-run-no-size-weight fuzz-run-fresh-weight fuzz-run-fresh-first fuzz-run-cull fuzz-run-stack \
-fuzz-run-no-reduce-inputs fuzz-run-code-strings \
+fuzz-run-no-reduce-inputs fuzz-run-long fuzz-run-code-strings \
 fuzz-run-dict fuzz-run-cmp-lib"
 all_engines="fuzz-run libfuzzer aflpp aflpp-cmplog aflpp440 aflpp440-cmplog go $ablations"
 # Runs on two CPUs (the scaling of -sync and -parallel): named explicitly.
@@ -356,7 +359,7 @@ ablation_flag() { # engine -> the flag it turns off (or -dict)
     fuzz-run-fresh-first) echo fresh_first ;;
     fuzz-run-cull) echo cull ;;
     fuzz-run-stack) echo stack ;;
-    fuzz-run-no-reduce-inputs) echo reduce_inputs ;;
+    fuzz-run-no-reduce-inputs | fuzz-run-long) echo reduce_inputs ;;
     fuzz-run-code-strings) echo code_strings ;;
     fuzz-run-dict) echo dict ;;
     fuzz-run-cmp-lib) echo cmp_lib ;;
@@ -833,6 +836,7 @@ attempt() {
         fuzz-run-cull) cmd+=(-cull=1) ;;
         fuzz-run-stack) cmd+=(-stack=1) ;;
         fuzz-run-no-reduce-inputs) cmd+=(-reduce_inputs=0) ;;
+        fuzz-run-long) cmd+=(-reduce_inputs=0 -len_control=0) ;;
         fuzz-run-code-strings) cmd+=(-code_strings=1) ;;
         fuzz-run-dict) cmd+=(-dict "$suite/dict/$t.dict") ;;
         fuzz-run-cmp-lib) cmd+=(-cmp_lib "$lib"); lib="$build/$t/fr-fast/lib$t.so" ;;
