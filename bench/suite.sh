@@ -1075,22 +1075,31 @@ attempt() {
     note "done $t/$e/$r: ${final_edges:-?} edges, ${eps:-?} execs/s${bug:+, bug at $bug s}${why:+ ($why)} [cpu $cpu]"
 }
 
-# The queue: run-major, so that a stopped campaign has whole rounds.
+# The queue: run-major, so that a stopped campaign has whole rounds;
+# within a round the one-CPU runs first and the two-CPU runs after them,
+# so that one-CPU runs go JOBS at once (as in a selection with no
+# two-CPU engine) rather than each alone between two of the others.
 queue=()
+narrow=0
+wide=0
 for ((r = 1; r <= runs; r++)); do
-    for t in $targets; do
-        for e in $engines; do
-            if [ "$e" = fuzz-run-dict ] && [ ! -f "$suite/dict/$t.dict" ]; then
-                note "no dictionary for $t: fuzz-run-dict does not run on it (n/a in the table)"
-                continue
-            fi
-            if [ "$e" = go ] && [ -z "$(go_twin "$t")" ]; then
-                note "no Go twin of $t: go does not run on it (n/a in the table)"
-                continue
-            fi
-            awk -F'\t' -v k="$mode $secs $t $e $r" '$1" "$2" "$3" "$4" "$5 == k { f = 1 } END { exit !f }' \
-                "$store/runs.tsv" && continue
-            queue+=("$t $e $r")
+    for pass in narrow wide; do
+        for t in $targets; do
+            for e in $engines; do
+                if is_wide "$e"; then [ "$pass" = wide ] || continue; else [ "$pass" = narrow ] || continue; fi
+                if [ "$e" = fuzz-run-dict ] && [ ! -f "$suite/dict/$t.dict" ]; then
+                    note "no dictionary for $t: fuzz-run-dict does not run on it (n/a in the table)"
+                    continue
+                fi
+                if [ "$e" = go ] && [ -z "$(go_twin "$t")" ]; then
+                    note "no Go twin of $t: go does not run on it (n/a in the table)"
+                    continue
+                fi
+                awk -F'\t' -v k="$mode $secs $t $e $r" '$1" "$2" "$3" "$4" "$5 == k { f = 1 } END { exit !f }' \
+                    "$store/runs.tsv" && continue
+                queue+=("$t $e $r")
+                if [ "$pass" = wide ]; then wide=$((wide + 1)); else narrow=$((narrow + 1)); fi
+            done
         done
     done
 done
@@ -1098,7 +1107,8 @@ total="${#queue[@]}"
 note "$mode: $secs s per run, $runs run(s), samples every $interval s, $jobs at once; $total run(s) to do"
 uptime >&2
 if [ "$total" -gt 0 ]; then
-    rounds=$(((total + jobs - 1) / jobs))
+    # A two-CPU run goes alone; the others JOBS at once.
+    rounds=$(((narrow + jobs - 1) / jobs + wide))
     note "about $(((rounds * (secs + 15) + 59) / 60)) minutes"
 fi
 
