@@ -533,6 +533,8 @@ impl Coordinator {
         if self.turn_began.is_some() {
             self.progress(true)?;
         }
+        // Every cache entry on the disk before the end is reported.
+        self.outputs.flush();
         self.state.phase = Phase::Finished;
         if let Some(sync) = &self.sync {
             sync.borrow_mut()

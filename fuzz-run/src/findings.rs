@@ -10,6 +10,7 @@ use crate::rerun::Rerun;
 use crate::state::{Finding, FindingKind, State};
 use fuzz_cli::CliError;
 use fuzz_core::run_events::{self, FuzzEvent};
+use fuzz_core::store::flush::Flusher;
 use fuzz_core::store::{cache, digest, fsutil};
 use fuzz_core::worker::crash::DeathKind;
 use fuzz_core::worker::shm::{Mutation, MutatorCall};
@@ -52,6 +53,10 @@ pub struct Outputs {
     created: HashSet<PathBuf>,
     /// The cache could not be written, and that was said.
     cache_warned: bool,
+    /// Flushes the cache's new files to disk, off the coordinator's
+    /// thread: a worker's next slice does not wait for the disk. Every one
+    /// is on the disk when the run ends (the flusher is dropped with this).
+    flusher: Flusher,
 }
 
 impl Outputs {
@@ -69,7 +74,13 @@ impl Outputs {
             rerun,
             created: HashSet::new(),
             cache_warned: false,
+            flusher: Flusher::new(),
         }
+    }
+
+    /// Waits until every cache entry written is on the disk.
+    pub fn flush(&mut self) {
+        self.flusher.finish();
     }
 
     /// Writes an input that reached new coverage into the cache and says
@@ -85,7 +96,7 @@ impl Outputs {
     ) -> Result<(), CliError> {
         let path = self.cache_dir.join(digest::entry_name(entry.as_bytes()));
         let written = cache::create_dir(&self.cache_root, &self.cache_dir)
-            .and_then(|()| fsutil::write_new_atomic(&path, entry.as_bytes()));
+            .and_then(|()| self.flusher.write_new(&path, entry.as_bytes()));
         if let Err(e) = written {
             if !self.cache_warned {
                 self.cache_warned = true;

@@ -89,7 +89,7 @@ fn temp_for(path: &Path) -> Result<tempfile::NamedTempFile> {
         .map_err(|e| Error::io(path, e))
 }
 
-fn parent_of(path: &Path) -> &Path {
+pub(crate) fn parent_of(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -1,13 +1,14 @@
 //! Where corpus entries live on disk: corpus directories ([`corpus`]), the
 //! generated-corpus cache and its layout ([`cache`]), the digest names of
-//! entries ([`digest`]), atomic writes ([`fsutil`]), a directory no file
-//! in it can hurt ([`confined`]) and a corpus shared through one
-//! ([`sync`]).
+//! entries ([`digest`]), atomic writes ([`fsutil`]) and their flush to disk
+//! off the writer's thread ([`flush`]), a directory no file in it can hurt
+//! ([`confined`]) and a corpus shared through one ([`sync`]).
 
 pub mod cache;
 pub mod confined;
 pub mod corpus;
 pub mod digest;
+pub mod flush;
 pub mod fsutil;
 pub mod sync;
 
