@@ -1086,7 +1086,8 @@ for ((r = 1; r <= runs; r++)); do
     for pass in narrow wide; do
         for t in $targets; do
             for e in $engines; do
-                if is_wide "$e"; then [ "$pass" = wide ] || continue; else [ "$pass" = narrow ] || continue; fi
+                if is_wide "$e"; then width=wide; else width=narrow; fi
+                [ "$width" = "$pass" ] || continue
                 if [ "$e" = fuzz-run-dict ] && [ ! -f "$suite/dict/$t.dict" ]; then
                     note "no dictionary for $t: fuzz-run-dict does not run on it (n/a in the table)"
                     continue
@@ -1098,7 +1099,7 @@ for ((r = 1; r <= runs; r++)); do
                 awk -F'\t' -v k="$mode $secs $t $e $r" '$1" "$2" "$3" "$4" "$5 == k { f = 1 } END { exit !f }' \
                     "$store/runs.tsv" && continue
                 queue+=("$t $e $r")
-                if [ "$pass" = wide ]; then wide=$((wide + 1)); else narrow=$((narrow + 1)); fi
+                if [ "$width" = wide ]; then wide=$((wide + 1)); else narrow=$((narrow + 1)); fi
             done
         done
     done

@@ -55,7 +55,7 @@ pub struct Outputs {
     cache_warned: bool,
     /// Flushes the cache's new files to disk, off the coordinator's
     /// thread: a worker's next slice does not wait for the disk. Every one
-    /// is on the disk when the run ends (the flusher is dropped with this).
+    /// is on the disk before a target's end is reported ([`Outputs::flush`]).
     flusher: Flusher,
 }
 
